@@ -1,0 +1,258 @@
+"""The common protocol every game implements, defined once.
+
+A :class:`Game` describes a game (names, player counts, options) and makes states;
+a :class:`State` is one game in progress. Actions are short strings in the game's own
+notation, so a record reads like a score sheet::
+
+    >>> import pygames
+    >>> game = pygames.get_game("kiriai")
+    >>> state = game.new_game(seed=7)
+    >>> state.to_move()
+    [0, 1]
+    >>> "CB" in state.legal_actions(0)
+    True
+
+Nothing here may import js, pyodide or pyscript: the same code runs in CPython and in
+Pyodide.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+__all__ = ["IllegalAction", "Game", "State", "Rng", "RECORD_VERSION"]
+
+#: Version of the record format (bumped when a record's meaning changes).
+RECORD_VERSION = 1
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal now. The state is left exactly as it was.
+
+    The message is meant for a player: it says what was wrong in plain words.
+    """
+
+
+class Rng:
+    """A small seeded PRNG (splitmix64) that gives the same numbers in CPython and Pyodide.
+
+    We never use the global :mod:`random`: its internals are not part of our record format.
+
+    >>> Rng(1).randbelow(6) == Rng(1).randbelow(6)
+    True
+    """
+
+    _MASK = (1 << 64) - 1
+
+    def __init__(self, seed: int) -> None:
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"seed must be an integer, not {seed!r}")
+        self._state = seed & self._MASK
+
+    def next64(self) -> int:
+        """Return the next 64-bit unsigned integer."""
+        self._state = (self._state + 0x9E3779B97F4A7C15) & self._MASK
+        z = self._state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self._MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self._MASK
+        return z ^ (z >> 31)
+
+    def randbelow(self, n: int) -> int:
+        """Return a uniform integer in ``range(n)`` (rejection sampling, no modulo bias)."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Rng) and other._state == self._state
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def choice(self, seq: list[Any]) -> Any:
+        """Return one element of a non-empty sequence."""
+        return seq[self.randbelow(len(seq))]
+
+    def shuffle(self, items: list[Any]) -> None:
+        """Shuffle a list in place (Fisher–Yates)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randbelow(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+class Game(ABC):
+    """What a game is: its id, names, player counts and options; it makes states."""
+
+    id: ClassVar[str]
+    names: ClassVar[dict[str, str]]  # {"en": ..., "ja": ...}
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    #: ``{name: {"values": [...], "default": ...}}``; ``values`` is absent for free-form options.
+    option_schema: ClassVar[dict[str, dict[str, Any]]] = {}
+    #: Per option value, display names: ``{name: {value: {"en":..., "ja":...}}}`` and the
+    #: option's own label under the key ``"label"``.
+    option_labels: ClassVar[dict[str, dict[str, dict[str, str]]]] = {}
+
+    def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+        """Fill in defaults and check every option; raise ``ValueError`` naming the problem."""
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(self.option_schema))
+        if unknown:
+            known = ", ".join(sorted(self.option_schema)) or "none"
+            raise ValueError(f"unknown option(s) for {self.id}: {', '.join(unknown)} "
+                             f"(known: {known})")
+        resolved = {}
+        for name, spec in self.option_schema.items():
+            value = options.get(name, spec.get("default"))
+            if "values" in spec and value not in spec["values"]:
+                allowed = ", ".join(repr(v) for v in spec["values"])
+                raise ValueError(f"option {name!r} must be one of {allowed}, not {value!r}")
+            resolved[name] = value
+        return resolved
+
+    def check_players(self, players: int) -> None:
+        if not isinstance(players, int) or not (self.min_players <= players <= self.max_players):
+            if self.min_players == self.max_players:
+                want = str(self.min_players)
+            else:
+                want = f"{self.min_players}–{self.max_players}"
+            raise ValueError(f"{self.names['en']} is for {want} players, not {players!r}")
+
+    @abstractmethod
+    def new_game(self, *, seed: int, players: int = 2,
+                 options: dict[str, Any] | None = None) -> State:
+        """Start a game. Bad options or player count raise ``ValueError``."""
+
+    def from_record(self, record: dict[str, Any]) -> State:
+        """Rebuild a state by replaying a record made by :meth:`State.record`.
+
+        A malformed record raises ``ValueError`` (an illegal action in it:
+        :class:`IllegalAction`, naming the action's index).
+        """
+        if not isinstance(record, dict):
+            raise ValueError("a record must be a JSON object")
+        if record.get("game") != self.id:
+            raise ValueError(f"this record is for game {record.get('game')!r}, not {self.id!r}")
+        try:
+            seed = record["seed"]
+            players = record.get("players", 2)
+            options = record.get("options", {})
+            actions = record.get("actions", [])
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"record is missing {exc}") from None
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError("record seed must be an integer")
+        if not isinstance(options, dict) or not isinstance(actions, list):
+            raise ValueError("record options must be an object and actions a list")
+        state = self.new_game(seed=seed, players=players, options=options)
+        for index, entry in enumerate(actions):
+            if (not isinstance(entry, list | tuple) or len(entry) != 2
+                    or not isinstance(entry[0], int) or not isinstance(entry[1], str)):
+                raise ValueError(f"record action #{index + 1} is not [player, action]: {entry!r}")
+            try:
+                state.apply(entry[0], entry[1])
+            except IllegalAction as exc:
+                raise IllegalAction(f"record action #{index + 1} {entry!r}: {exc}") from None
+        return state
+
+
+class State(ABC):
+    """One game in progress. Subclasses keep every field JSON-like so clone/compare is easy."""
+
+    game: Game
+    seed: int
+    players: int
+    options: dict[str, Any]
+
+    def __init__(self, game: Game, seed: int, players: int, options: dict[str, Any]) -> None:
+        self.game = game
+        self.seed = seed
+        self.players = players
+        self.options = options
+        self._actions: list[list[Any]] = []
+
+    # -- the protocol -------------------------------------------------------------------
+    @abstractmethod
+    def to_move(self) -> list[int]:
+        """Players who must act now (several when choices are simultaneous); empty when over."""
+
+    @abstractmethod
+    def legal_actions(self, player: int) -> list[str]:
+        """Every action ``player`` may take now (empty if it is not their turn)."""
+
+    def apply(self, player: int, action: str) -> None:
+        """Play ``action`` for ``player``; anything illegal raises :class:`IllegalAction`.
+
+        The check happens before anything changes, so a refused action leaves no trace.
+        """
+        if not isinstance(player, int) or isinstance(player, bool) or not (
+                0 <= player < self.players):
+            raise IllegalAction(f"there is no player {player!r} in this game")
+        if not isinstance(action, str):
+            raise IllegalAction(f"an action is a short text, not {type(action).__name__}")
+        if self.is_over():
+            raise IllegalAction("the game is over")
+        if player not in self.to_move():
+            raise IllegalAction(f"it is not player {player + 1}'s turn")
+        legal = self.legal_actions(player)
+        if action not in legal:
+            raise IllegalAction(self.explain_illegal(player, action))
+        self._apply(player, action)
+        self._actions.append([player, action])
+
+    @abstractmethod
+    def _apply(self, player: int, action: str) -> None:
+        """Play an action already known to be legal."""
+
+    def explain_illegal(self, player: int, action: str) -> str:
+        """Why ``action`` is not legal for ``player`` (games override for better words)."""
+        return f"{action!r} is not a legal action now"
+
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+
+    @abstractmethod
+    def outcome(self) -> dict[str, Any] | None:
+        """None while playing; then ``{"winners": [...], "ranks": [...], "scores": [...],
+        "reason": str}`` (ranks: 1 = best, ties share a rank)."""
+
+    @abstractmethod
+    def view(self, player: int | None) -> dict[str, Any]:
+        """Exactly what ``player`` may see (JSON-safe); ``None`` is a spectator."""
+
+    def record(self) -> dict[str, Any]:
+        """JSON-safe record: replaying it with ``Game.from_record`` gives the same state."""
+        return {
+            "game": self.game.id,
+            "v": RECORD_VERSION,
+            "players": self.players,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "actions": [list(a) for a in self._actions],
+        }
+
+    def clone(self) -> State:
+        """An independent copy."""
+        game = self.game
+        self.game = None  # type: ignore[assignment]  # games are shared, never copied
+        try:
+            twin = copy.deepcopy(self)
+        finally:
+            self.game = game
+        twin.game = game
+        return twin
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        mine = {k: v for k, v in vars(self).items() if k != "game"}
+        theirs = {k: v for k, v in vars(other).items() if k != "game"}
+        return self.game.id == other.game.id and mine == theirs
+
+    __hash__ = None  # type: ignore[assignment]

@@ -1,0 +1,394 @@
+"""Kiri-ai: The Duel — two samurai, simultaneous programmed actions on a 1-D battlefield.
+
+Rules: ``shared/rules/kiriai.md`` (our engine follows it section by section).
+
+Notation
+--------
+Cards are single letters:
+
+====  ================  ====  =========================
+``A``  Approach          ``H``  High Strike
+``R``  Retreat           ``L``  Low Strike
+``C``  Charge            ``B``  Balanced Strike
+``S``  Change Stance     ``K``  Kesa Strike (special)
+                         ``Z``  Zan-Tetsu Strike (special)
+                         ``X``  Counterattack (special)
+====  ================  ====  =========================
+
+``A``/``R`` are the two halves of one physical movement card, as are ``C``/``S``.
+
+Actions:
+
+* Program a round: two letters, 1st then 2nd card, e.g. ``"CB"`` = Charge, then Balanced.
+* Advanced battlefield setup: the start space counted from your own end (2–4) and a
+  stance letter, ``H`` (Heaven) or ``E`` (Earth), e.g. ``"3E"``.
+
+Player 0 is Red (space 1 end), player 1 is Blue (space N end).
+
+>>> s = KiriaiGame().new_game(seed=1)
+>>> s.apply(0, "CB"); s.apply(1, "CH")
+>>> s.view(None)["board"]["wounds"]
+[0, 1]
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from .core import Game, IllegalAction, Rng, State
+
+__all__ = ["KiriaiGame", "KiriaiState", "CARD_NAMES", "SPECIALS"]
+
+RED, BLUE = 0, 1
+HEAVEN, EARTH = "H", "E"
+MOVES = "ARCS"
+BASIC_STRIKES = "HLB"
+SPECIALS = "KZX"
+ALL_CARDS = MOVES + BASIC_STRIKES + SPECIALS
+
+#: Physical card each letter belongs to (a movement card has two halves).
+PHYSICAL = {"A": "AR", "R": "AR", "C": "CS", "S": "CS",
+            "H": "H", "L": "L", "B": "B", "K": "K", "Z": "Z", "X": "X"}
+#: The five coloured cards each player owns, in hand order.
+BASE_HAND = ("AR", "CS", "H", "L", "B")
+
+CARD_NAMES = {
+    "A": {"en": "Approach", "ja": "接近"},
+    "R": {"en": "Retreat", "ja": "退却"},
+    "C": {"en": "Charge", "ja": "突撃"},
+    "S": {"en": "Change Stance", "ja": "構え変更"},
+    "H": {"en": "High Strike", "ja": "高打撃"},
+    "L": {"en": "Low Strike", "ja": "低打撃"},
+    "B": {"en": "Balanced Strike", "ja": "均衡打撃"},
+    "K": {"en": "Kesa Strike", "ja": "袈裟打撃"},
+    "Z": {"en": "Zan-Tetsu Strike", "ja": "斬鉄打撃"},
+    "X": {"en": "Counterattack", "ja": "反撃"},
+}
+
+#: Strike cards: (distances that hit, stance needed or None).
+STRIKES = {
+    "H": ((2,), HEAVEN),
+    "L": ((1,), EARTH),
+    "B": ((0,), None),
+    "K": ((0, 1), HEAVEN),
+    "Z": ((2, 3), EARTH),
+}
+#: Specials that switch their attacker's stance after attacking (hit or miss, K9).
+SWITCH_AFTER = {"K": EARTH, "Z": HEAVEN}
+
+#: Movement group (§5.1) for (card, stance at the start of the reveal).
+_GROUP = {("C", HEAVEN): 1, ("A", HEAVEN): 2, ("R", HEAVEN): 2,
+          ("C", EARTH): 3, ("A", EARTH): 4, ("R", EARTH): 4,
+          ("S", HEAVEN): 5, ("S", EARTH): 5}
+
+
+def _other(stance: str) -> str:
+    return EARTH if stance == HEAVEN else HEAVEN
+
+
+class KiriaiGame(Game):
+    """Kiri-ai: The Duel (Standard or Advanced battlefield)."""
+
+    id: ClassVar[str] = "kiriai"
+    names: ClassVar[dict[str, str]] = {"en": "Kiri-ai: The Duel", "ja": "キリアイ･ザ･デュエル"}
+    min_players = 2
+    max_players = 2
+    option_schema: ClassVar[dict[str, dict[str, Any]]] = {
+        "battlefield": {"values": ["standard", "advanced"], "default": "standard"},
+        # K6: the rules have no draw; a cap is a house option for bot self-play.
+        "round_limit": {"values": [0, 200], "default": 0},
+    }
+    option_labels: ClassVar[dict[str, dict[str, dict[str, str]]]] = {
+        "battlefield": {
+            "label": {"en": "Battlefield", "ja": "戦場"},
+            "standard": {"en": "Standard (5 spaces)", "ja": "スタンダード（5マス）"},
+            "advanced": {"en": "Advanced (7 spaces, secret start)",
+                         "ja": "アドバンス（7マス・秘密の初期配置）"},
+        },
+        "round_limit": {
+            "label": {"en": "Round limit", "ja": "ラウンド上限"},
+            0: {"en": "None (as the rules)", "ja": "なし（ルール通り）"},
+            200: {"en": "Draw after 200 rounds", "ja": "200ラウンドで引き分け"},
+        },
+    }
+
+    def new_game(self, *, seed: int, players: int = 2,
+                 options: dict[str, Any] | None = None) -> KiriaiState:
+        self.check_players(players)
+        opts = self.resolve_options(options)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"seed must be an integer, not {seed!r}")
+        return KiriaiState(self, seed, players, opts)
+
+
+class KiriaiState(State):
+    """A Kiri-ai game in progress. Every field is plain data (clone/compare friendly)."""
+
+    def __init__(self, game: Game, seed: int, players: int, options: dict[str, Any]) -> None:
+        super().__init__(game, seed, players, options)
+        rng = Rng(seed)
+        specials = list(SPECIALS)
+        rng.shuffle(specials)
+        self.size = 5 if options["battlefield"] == "standard" else 7
+        self.special = specials[:2]          # each player's special card
+        self._unused_special = specials[2]   # discarded face down, never seen
+        self.spent = [False, False]          # special revealed (and so gone)
+        self.aside: list[str | None] = [None, None]  # physical card set aside last round
+        self.wounds = [0, 0]
+        self.round = 1
+        self.pending: list[str | None] = [None, None]  # programmed, not yet revealed
+        self.winner: int | None = None
+        self.over_reason: str | None = None
+        self.log: list[dict[str, Any]] = []
+        if options["battlefield"] == "standard":
+            self.phase = "program"
+            self.pos = [1, self.size]        # K1: each on its own end space
+            self.stance = [HEAVEN, HEAVEN]
+            self.log.append({"t": "round", "n": 1})
+        else:
+            self.phase = "setup"
+            self.pos = [0, 0]                # unknown until both reveal
+            self.stance = [HEAVEN, HEAVEN]
+
+    # -- protocol -----------------------------------------------------------------------
+    def to_move(self) -> list[int]:
+        if self.phase == "over":
+            return []
+        return [p for p in (RED, BLUE) if self.pending[p] is None]
+
+    def legal_actions(self, player: int) -> list[str]:
+        if player not in self.to_move():
+            return []
+        if self.phase == "setup":
+            return [f"{space}{st}" for space in (2, 3, 4) for st in (HEAVEN, EARTH)]
+        return self._programs(player)
+
+    def _playable(self, player: int) -> list[str]:
+        """Card letters ``player`` may put in a program slot this round."""
+        letters = [c for c in MOVES + BASIC_STRIKES if PHYSICAL[c] != self.aside[player]]
+        if not self.spent[player]:
+            letters.append(self.special[player])
+        return letters
+
+    def _programs(self, player: int) -> list[str]:
+        letters = self._playable(player)
+        return [a + b for a in letters for b in letters if PHYSICAL[a] != PHYSICAL[b]]
+
+    def explain_illegal(self, player: int, action: str) -> str:
+        if self.phase == "setup":
+            return (f"{action!r} is not a start choice: give your start space counted from "
+                    "your own end (2, 3 or 4) and a stance H or E, e.g. '3H'")
+        if len(action) != 2 or any(c not in ALL_CARDS for c in action):
+            return (f"{action!r} is not a program: give two card letters, 1st then 2nd, "
+                    "e.g. 'CB' for Charge then Balanced Strike")
+        for c in action:
+            name = CARD_NAMES[c]["en"]
+            if c in SPECIALS and c != self.special[player]:
+                return f"you do not hold {name}"
+            if c in SPECIALS and self.spent[player]:
+                return f"{name} is already spent"
+            if PHYSICAL[c] == self.aside[player]:
+                return f"{name} is on a card set aside this round"
+        if PHYSICAL[action[0]] == PHYSICAL[action[1]]:
+            return "both actions would use the same physical card"
+        return f"{action!r} is not a legal program now"
+
+    def _apply(self, player: int, action: str) -> None:
+        self.pending[player] = action
+        if all(p is not None for p in self.pending):
+            if self.phase == "setup":
+                self._reveal_setup()
+            else:
+                self._resolve_round()
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def outcome(self) -> dict[str, Any] | None:
+        if self.phase != "over":
+            return None
+        if self.winner is None:
+            return {"winners": [], "ranks": [1, 1], "scores": [0, 0],
+                    "reason": self.over_reason}
+        ranks = [1, 1]
+        ranks[1 - self.winner] = 2
+        scores = [0, 0]
+        scores[self.winner] = 1
+        return {"winners": [self.winner], "ranks": ranks, "scores": scores,
+                "reason": self.over_reason}
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        if player is not None and player not in (RED, BLUE):
+            raise ValueError(f"there is no player {player!r} in this game")
+        setup_hidden = self.phase == "setup"
+        hands = []
+        for p in (RED, BLUE):
+            cards = [c for c in BASE_HAND if c != self.aside[p]]
+            special_known = self.spent[p] or p == player
+            hands.append({
+                "cards": cards,                       # coloured cards in hand (public)
+                "aside": self.aside[p],
+                "special": self.special[p] if special_known else None,
+                "special_spent": self.spent[p],
+            })
+        view: dict[str, Any] = {
+            "game": self.game.id,
+            "options": dict(self.options),
+            "you": player,
+            "size": self.size,
+            "round": self.round,
+            "phase": self.phase,
+            "board": {
+                "pos": None if setup_hidden else list(self.pos),
+                "stance": None if setup_hidden else list(self.stance),
+                "wounds": list(self.wounds),
+            },
+            "hands": hands,
+            "ready": [p is not None for p in self.pending],
+            "mine": self.pending[player] if player is not None else None,
+            "to_move": self.to_move(),
+            "log": [dict(e) for e in self.log],
+            "outcome": self.outcome(),
+        }
+        if player is not None and not setup_hidden:
+            view["playable"] = self._playable(player)
+        return view
+
+    # -- setup (Advanced) ---------------------------------------------------------------
+    def _reveal_setup(self) -> None:
+        red, blue = self.pending
+        assert red is not None and blue is not None
+        self.pos = [int(red[0]), self.size + 1 - int(blue[0])]
+        self.stance = [red[1], blue[1]]
+        self.pending = [None, None]
+        self.phase = "program"
+        self.log.append({"t": "start", "pos": list(self.pos), "stance": list(self.stance)})
+        self.log.append({"t": "round", "n": 1})
+
+    # -- a round ------------------------------------------------------------------------
+    def _resolve_round(self) -> None:
+        programs = [self.pending[RED], self.pending[BLUE]]
+        self.pending = [None, None]
+        for step in (0, 1):
+            cards = [programs[RED][step], programs[BLUE][step]]  # type: ignore[index]
+            self._resolve_reveal(step + 1, cards)
+            if self.phase == "over":
+                return
+        # §4.4 clean-up: 2nd card set aside (specials are spent instead), 1st returns.
+        for p in (RED, BLUE):
+            second = programs[p][1]  # type: ignore[index]
+            self.aside[p] = None if second in SPECIALS else PHYSICAL[second]
+            if self.aside[p]:
+                self.log.append({"t": "aside", "p": p, "card": second})
+        limit = self.options["round_limit"]
+        if limit and self.round >= limit:
+            self._end(None, "round_limit")
+            return
+        self.round += 1
+        self.log.append({"t": "round", "n": self.round})
+
+    def _board(self) -> dict[str, Any]:
+        return {"pos": list(self.pos), "stance": list(self.stance), "wounds": list(self.wounds)}
+
+    def _resolve_reveal(self, step: int, cards: list[str]) -> None:
+        self.log.append({"t": "reveal", "step": step, "cards": list(cards),
+                         "board": self._board()})
+        for p in (RED, BLUE):
+            if cards[p] in SPECIALS:
+                self.spent[p] = True
+        start_stance = list(self.stance)
+        self._movement(cards, start_stance)
+        self._attacks(cards, start_stance)
+
+    def _movement(self, cards: list[str], stance: list[str]) -> None:
+        groups: dict[int, list[int]] = {}
+        for p in (RED, BLUE):
+            group = _GROUP.get((cards[p], stance[p]))
+            if group is not None:
+                groups.setdefault(group, []).append(p)
+        for group in sorted(groups):
+            movers = groups[group]
+            if group == 5:
+                for p in movers:
+                    self.stance[p] = _other(self.stance[p])
+                    self.log.append({"t": "stance", "p": p, "card": "S", "to": self.stance[p]})
+                continue
+            before = list(self.pos)
+            if len(movers) == 1:
+                p = movers[0]
+                self.pos[p] = self._single_move(p, cards[p])
+            else:
+                self._pair_move(cards)
+            for p in movers:
+                self.log.append({"t": "move", "p": p, "card": cards[p],
+                                 "from": before[p], "to": self.pos[p]})
+
+    def _single_move(self, p: int, card: str) -> int:
+        r, b = self.pos
+        if card == "R":
+            return max(r - 1, 1) if p == RED else min(b + 1, self.size)
+        k = 2 if card == "C" else 1
+        return min(r + k, b) if p == RED else max(b - k, r)
+
+    def _pair_move(self, cards: list[str]) -> None:
+        r, b = self.pos
+        d = b - r
+        if cards[RED] == cards[BLUE] == "C":
+            k = 2 if d >= 4 else 1 if d >= 2 else 0
+        elif cards[RED] == cards[BLUE] == "A":
+            k = 1 if d >= 2 else 0
+        else:
+            # K8: Approach/Retreat mixes move independently from the pre-group positions,
+            # clamped to the ends only (they never cross).
+            step = {"A": 1, "R": -1}
+            self.pos = [min(max(r + step[cards[RED]], 1), self.size),
+                        min(max(b - step[cards[BLUE]], 1), self.size)]
+            return
+        self.pos = [r + k, b - k]
+
+    def _attacks(self, cards: list[str], stance: list[str]) -> None:
+        d = self.pos[BLUE] - self.pos[RED]
+        hits = [False, False]
+        for p in (RED, BLUE):
+            card = cards[p]
+            if card not in STRIKES:
+                continue
+            ranges, need = STRIKES[card]
+            why = None
+            if need is not None and stance[p] != need:
+                why = "stance"
+            elif d not in ranges:
+                why = "range"
+            hits[p] = why is None
+            self.log.append({"t": "strike", "p": p, "card": card, "hit": hits[p], "why": why})
+        countered = [False, False]
+        for p in (RED, BLUE):
+            if cards[p] == "X":
+                o = 1 - p
+                landed = hits[o] and cards[o] != "X"
+                self.log.append({"t": "counter", "p": p, "hit": landed})
+                if landed:
+                    countered[o] = True
+        for p in (RED, BLUE):
+            if countered[p]:
+                hits[p] = False
+                hits[1 - p] = True
+        if hits[RED] and hits[BLUE]:
+            self.log.append({"t": "clash"})
+        elif hits[RED] or hits[BLUE]:
+            victim = BLUE if hits[RED] else RED
+            self.wounds[victim] += 1
+            self.log.append({"t": "wound", "p": victim, "wounds": self.wounds[victim]})
+            if self.wounds[victim] >= 2:
+                self._end(1 - victim, "wounds")
+                return
+        for p in (RED, BLUE):
+            if cards[p] in SWITCH_AFTER:
+                self.stance[p] = SWITCH_AFTER[cards[p]]
+                self.log.append({"t": "stance", "p": p, "card": cards[p], "to": self.stance[p]})
+
+    def _end(self, winner: int | None, reason: str) -> None:
+        self.phase = "over"
+        self.winner = winner
+        self.over_reason = reason
+        self.log.append({"t": "end", "winner": winner, "reason": reason})

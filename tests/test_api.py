@@ -1,0 +1,236 @@
+"""The one API battery every registered game must pass (in the spirit of pgx's api_test).
+
+Random legal playouts from many seeds and every option value, checking the protocol's
+promises at every step. Game-specific hidden-information checks hook in through
+``HIDDEN_CHECKS``.
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import itertools
+import json
+import pkgutil
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import pygames
+from pygames import IllegalAction
+
+GAME_IDS = pygames.game_ids()
+#: Random games per option combination in the cheap battery (>= 2,000 per battlefield).
+PLAYOUTS = 2000
+#: Of those, how many also get the expensive per-step checks (clone, replay, garbage).
+DEEP = 60
+#: How many get the hidden-information check at every step (it clones per viewer).
+HIDDEN = 300
+
+
+def option_combos(game):
+    """Every combination of every option's values (defaults for free-form options)."""
+    names = sorted(game.option_schema)
+    values = [game.option_schema[n].get("values", [game.option_schema[n]["default"]])
+              for n in names]
+    return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*values)]
+
+
+def all_cases():
+    for gid in GAME_IDS:
+        game = pygames.get_game(gid)
+        for opts in option_combos(game):
+            for players in range(game.min_players, game.max_players + 1):
+                yield pytest.param(gid, opts, players, id=f"{gid}-{players}p-{opts}")
+
+
+def _kiriai_hidden(state, viewer, view_text):
+    """Kiri-ai: a view must not change when only what the viewer may not see changes.
+
+    We alter the hidden parts (the opponent's programmed cards, the opponent's unplayed
+    special swapped with the unseen third one) and demand the very same view.
+    """
+    view = json.loads(view_text)
+    assert view["mine"] == (None if viewer is None else state.pending[viewer])
+    for p in range(2):
+        if p == viewer:
+            continue
+        twin = state.clone()
+        if twin.pending[p] is not None:
+            others = [a for a in twin._programs(p) if a != twin.pending[p]] if (
+                twin.phase == "program") else ["2H" if twin.pending[p] != "2H" else "4E"]
+            twin.pending[p] = others[0]
+        elif twin.spent[p]:
+            continue
+        if not twin.spent[p]:
+            twin.special[p], twin._unused_special = twin._unused_special, twin.special[p]
+        assert json.dumps(twin.view(viewer)) == view_text, (
+            f"view of {viewer} reveals player {p}'s hidden cards")
+
+
+HIDDEN_CHECKS = {"kiriai": _kiriai_hidden}
+
+
+def garbage_actions(state, player):
+    legal = set(state.legal_actions(player))
+    candidates = ["", " ", "??", "0", "ZZZZZZ", "pass", "\x00", "CB ", "cb", "1H2", "9H"]
+    return [a for a in candidates if a not in legal]
+
+
+def check_step(state, game, deep, hidden=True):
+    movers = state.to_move()
+    for p in range(state.players):
+        legal = state.legal_actions(p)
+        assert (p in movers) == bool(legal), "to_move and legal_actions disagree"
+        assert len(set(legal)) == len(legal), "duplicate legal actions"
+        assert all(isinstance(a, str) and a for a in legal)
+    for viewer in [None, *range(state.players)]:
+        text = json.dumps(state.view(viewer))
+        check = HIDDEN_CHECKS.get(game.id)
+        if check and hidden:
+            check(state, viewer, text)
+    if not deep:
+        return
+    before = state.clone()
+    assert before == state
+    for p in range(state.players):
+        bad = garbage_actions(state, p) if p in movers else state.legal_actions(movers[0])[:1]
+        for action in bad:
+            with pytest.raises(IllegalAction):
+                state.apply(p, action)
+            assert state == before, f"a refused action {action!r} changed the state"
+    with pytest.raises(IllegalAction):
+        state.apply(state.players, movers[0] if movers else "x")
+    with pytest.raises(IllegalAction):
+        state.apply(movers[0], None)  # type: ignore[arg-type]
+    assert state == before
+
+
+@pytest.mark.parametrize(("gid", "opts", "players"), list(all_cases()))
+def test_random_playouts(gid, opts, players):
+    game = pygames.get_game(gid)
+    finished = 0
+    for seed in range(PLAYOUTS):
+        deep = seed < DEEP
+        state = game.new_game(seed=seed, players=players, options=opts)
+        rng = random.Random(seed)
+        steps = 0
+        while not state.is_over():
+            check_step(state, game, deep and steps < 40, hidden=seed < HIDDEN)
+            assert state.outcome() is None
+            # One player at a time, so half-programmed states are checked too.
+            p = rng.choice(state.to_move())
+            state.apply(p, rng.choice(state.legal_actions(p)))
+            steps += 1
+            assert steps < 10_000, "game does not end"
+        assert state.to_move() == []
+        assert all(state.legal_actions(p) == [] for p in range(players))
+        outcome = state.outcome()
+        assert outcome is not None and json.dumps(outcome)
+        assert len(outcome["ranks"]) == players
+        for w in outcome["winners"]:
+            assert outcome["ranks"][w] == 1
+        with pytest.raises(IllegalAction):
+            state.apply(0, "CB")
+        if deep:
+            record = json.loads(json.dumps(state.record()))
+            assert game.from_record(record) == state
+            check_step(state, game, deep=False)
+        finished += 1
+    assert finished == PLAYOUTS
+
+
+@pytest.mark.parametrize("gid", GAME_IDS)
+def test_record_replays_midgame_and_clone_is_independent(gid):
+    game = pygames.get_game(gid)
+    state = game.new_game(seed=11)
+    rng = random.Random(3)
+    for _ in range(3):
+        for p in state.to_move():
+            state.apply(p, rng.choice(state.legal_actions(p)))
+    replayed = game.from_record(json.loads(json.dumps(state.record())))
+    assert replayed == state
+    assert replayed.view(0) == state.view(0)
+    twin = state.clone()
+    if not twin.is_over():
+        p = twin.to_move()[0]
+        twin.apply(p, twin.legal_actions(p)[0])
+        assert twin != state
+
+
+@pytest.mark.parametrize("gid", GAME_IDS)
+def test_same_seed_same_game_different_seed_differs(gid):
+    game = pygames.get_game(gid)
+
+    def specials_seen(seed):
+        return json.dumps(game.new_game(seed=seed).view(0))
+
+    assert specials_seen(5) == specials_seen(5)
+    assert len({specials_seen(s) for s in range(20)}) > 1, "the seed changes nothing"
+
+
+@pytest.mark.parametrize("gid", GAME_IDS)
+def test_bad_setup_is_a_clear_value_error(gid):
+    game = pygames.get_game(gid)
+    with pytest.raises(ValueError, match="players"):
+        game.new_game(seed=1, players=game.max_players + 1)
+    with pytest.raises(ValueError, match="unknown option"):
+        game.new_game(seed=1, options={"no_such_option": 1})
+    for name, spec in game.option_schema.items():
+        if "values" in spec:
+            with pytest.raises(ValueError, match=name):
+                game.new_game(seed=1, options={name: "no-such-value"})
+
+
+def test_unknown_game_lists_known_ids():
+    with pytest.raises(KeyError) as info:
+        pygames.get_game("chess")
+    for gid in GAME_IDS:
+        assert gid in str(info.value)
+
+
+@pytest.mark.parametrize("gid", GAME_IDS)
+def test_malformed_records_are_refused_cleanly(gid):
+    game = pygames.get_game(gid)
+    good = game.new_game(seed=2).record()
+    bad_records = [
+        None, [], {}, {**good, "game": "other"}, {**good, "seed": "x"},
+        {**good, "actions": "CB"}, {**good, "actions": [["0", "CB"]]},
+        {**good, "actions": [[0, "??"]]}, {**good, "options": {"battlefield": "huge"}},
+    ]
+    for record in bad_records:
+        with pytest.raises(ValueError):
+            game.from_record(record)
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**63), moves=st.lists(st.integers(0, 10**6), max_size=30),
+       junk=st.text(max_size=8), player=st.integers(-3, 5))
+def test_any_junk_action_is_refused_without_change(seed, moves, junk, player):
+    for gid in GAME_IDS:
+        game = pygames.get_game(gid)
+        state = game.new_game(seed=seed)
+        for m in moves:
+            if state.is_over():
+                break
+            p = state.to_move()[m % len(state.to_move())]
+            legal = state.legal_actions(p)
+            state.apply(p, legal[m % len(legal)])
+        before = state.clone()
+        legal_for_player = state.legal_actions(player) if 0 <= player < state.players else []
+        if junk in legal_for_player:
+            return
+        with pytest.raises(IllegalAction):
+            state.apply(player, junk)
+        assert state == before
+
+
+def test_doctests_in_the_engine_package():
+    failures = 0
+    for info in pkgutil.walk_packages(pygames.__path__, "pygames."):
+        module = importlib.import_module(info.name)
+        failures += doctest.testmod(module, verbose=False).failed
+    failures += doctest.testmod(pygames).failed
+    assert failures == 0
