@@ -33,6 +33,7 @@ Player 0 is Red (space 1 end), player 1 is Blue (space N end).
 
 from __future__ import annotations
 
+import copy
 from typing import Any, ClassVar
 
 from .core import Game, IllegalAction, Rng, State
@@ -188,7 +189,7 @@ class KiriaiState(State):
             if c in SPECIALS and self.spent[player]:
                 return f"{name} is already spent"
             if PHYSICAL[c] == self.aside[player]:
-                return f"{name} is on a card set aside this round"
+                return f"{name} is on the card you set aside last round: it rests this round"
         if PHYSICAL[action[0]] == PHYSICAL[action[1]]:
             return "both actions would use the same physical card"
         return f"{action!r} is not a legal program now"
@@ -247,7 +248,7 @@ class KiriaiState(State):
             "ready": [p is not None for p in self.pending],
             "mine": self.pending[player] if player is not None else None,
             "to_move": self.to_move(),
-            "log": [dict(e) for e in self.log],
+            "log": copy.deepcopy(self.log),
             "outcome": self.outcome(),
         }
         if player is not None and not setup_hidden:
