@@ -36,7 +36,7 @@ from __future__ import annotations
 import copy
 from typing import Any, ClassVar
 
-from .core import Game, IllegalAction, Rng, State
+from .core import Game, Rng, State
 
 __all__ = ["KiriaiGame", "KiriaiState", "CARD_NAMES", "SPECIALS"]
 

@@ -1,0 +1,665 @@
+#!/usr/bin/env python3
+"""Build, serve, test and benchmark pygames (standard library only, Python 3.11+).
+
+    python build.py [build]              assemble dist/ (runtime from npm, our wheel, the app)
+    python build.py serve [--port N]     build, then serve dist/ on http://127.0.0.1:N (8000)
+    python build.py test [pytest args]   .venv + ruff + build + pytest (Chromium via Playwright)
+    python build.py bench                CPython playouts/s and page-ready times in Chromium
+
+Nothing is fetched at run time from a CDN: Pyodide and PyScript come from npm (``npm ci``,
+checked against package-lock.json's integrity hashes) and are served from dist/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import hashlib
+import http.server
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+DIST = ROOT / "dist"
+WEB = ROOT / "web"
+PUBLIC = ROOT / "public"
+NODE_MODULES = ROOT / "node_modules"
+NPM_STAMP = NODE_MODULES / ".pygames-stamp"
+VENV = ROOT / ".venv"
+VENV_STAMP = VENV / ".pygames-test-requirements.json"
+
+PYODIDE_FILES = [
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+    "pyodide.js",  # optional
+]
+# Top-level entries of dist/ that the build manages itself (not copied from web/ or public/).
+RUNTIME_DIRS = ("pyodide", "pyscript", "wheels")
+SKIP_NAMES = {"__pycache__", ".DS_Store"}
+SKIP_SUFFIXES = {".pyc", ".pyo"}
+
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--allow-loopback-in-peer-connection",
+]
+
+
+class BuildError(RuntimeError):
+    pass
+
+
+def log(msg: str) -> None:
+    print(f"[build] {msg}", flush=True)
+
+
+def _run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, check=True, **kw)
+
+
+# --------------------------------------------------------------------------- file syncing
+
+
+def _wanted(path: Path) -> bool:
+    return path.name not in SKIP_NAMES and path.suffix not in SKIP_SUFFIXES
+
+
+def _tree_files(src: Path, skip_suffixes: tuple[str, ...] = ()) -> dict[str, Path]:
+    """Relative posix path -> source file, for every wanted file under ``src``."""
+    out: dict[str, Path] = {}
+    if not src.is_dir():
+        return out
+    for dirpath, dirnames, filenames in os.walk(src):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_NAMES)
+        for name in sorted(filenames):
+            p = Path(dirpath) / name
+            if _wanted(p) and not name.endswith(skip_suffixes):
+                out[p.relative_to(src).as_posix()] = p
+    return out
+
+
+def _copy_if_changed(src: Path, dst: Path) -> bool:
+    try:
+        s, d = src.stat(), dst.stat()
+        if s.st_size == d.st_size and s.st_mtime_ns == d.st_mtime_ns:
+            return False
+    except FileNotFoundError:
+        pass
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(src, dst)
+    return True
+
+
+def _sync(mapping: dict[str, Path], dst_root: Path, keep=lambda rel: False) -> int:
+    """Make ``dst_root`` hold exactly ``mapping`` (plus what ``keep(rel)`` protects)."""
+    changed = 0
+    for rel, src in mapping.items():
+        changed += _copy_if_changed(src, dst_root / rel)
+    if dst_root.is_dir():
+        for dirpath, _dirnames, filenames in os.walk(dst_root, topdown=False):
+            for name in filenames:
+                p = Path(dirpath) / name
+                rel = p.relative_to(dst_root).as_posix()
+                if rel not in mapping and not keep(rel):
+                    p.unlink()
+                    changed += 1
+            d = Path(dirpath)
+            if d != dst_root and not any(d.iterdir()):
+                d.rmdir()
+    return changed
+
+
+# --------------------------------------------------------------------------- build steps
+
+
+def ensure_node_modules() -> None:
+    lock = ROOT / "package-lock.json"
+    fresh = (
+        NPM_STAMP.exists()
+        and (NODE_MODULES / "pyodide").is_dir()
+        and (NODE_MODULES / "@pyscript" / "core" / "dist").is_dir()
+        and NPM_STAMP.stat().st_mtime >= lock.stat().st_mtime
+    )
+    if fresh:
+        return
+    npm = shutil.which("npm")
+    if not npm:
+        raise BuildError(
+            "npm not found: install Node.js (which provides npm); build.py runs `npm ci` "
+            "to fetch the pinned Pyodide and PyScript from the npm registry."
+        )
+    log("npm ci (Pyodide + PyScript, integrity-checked by package-lock.json)")
+    _run([npm, "ci", "--no-audit", "--no-fund"], cwd=ROOT)
+    NPM_STAMP.write_text(f"npm ci at {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
+
+
+def copy_runtime() -> int:
+    ensure_node_modules()
+    pyo = NODE_MODULES / "pyodide"
+    mapping = {}
+    for name in PYODIDE_FILES:
+        if (pyo / name).is_file():
+            mapping[name] = pyo / name
+        elif name != "pyodide.js":
+            raise BuildError(f"missing {pyo / name}: delete node_modules/ and rebuild")
+    changed = _sync(mapping, DIST / "pyodide")
+    core = NODE_MODULES / "@pyscript" / "core" / "dist"
+    changed += _sync(_tree_files(core, skip_suffixes=(".map",)), DIST / "pyscript")
+    return changed
+
+
+def _source_hash() -> str:
+    h = hashlib.sha256()
+    files = {f"pygames/{k}": v for k, v in _tree_files(ROOT / "pygames").items()}
+    files["pyproject.toml"] = ROOT / "pyproject.toml"
+    for rel in sorted(files):
+        h.update(rel.encode() + b"\0" + files[rel].read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def build_wheel() -> Path:
+    wheels = DIST / "wheels"
+    stamp = wheels / ".source-sha256"
+    digest = _source_hash()
+    existing = sorted(wheels.glob("*.whl"))
+    if len(existing) == 1 and stamp.exists() and stamp.read_text().strip() == digest:
+        return existing[0]
+    if not (ROOT / "pygames" / "__init__.py").is_file():
+        raise BuildError("pygames/__init__.py is missing: there is no package to build")
+    log("building the pygames wheel (pip wheel, flit_core backend)")
+    with tempfile.TemporaryDirectory(prefix="pygames-wheel-") as tmp:
+        _run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "wheel",
+                "--no-deps",
+                "--quiet",
+                "--disable-pip-version-check",
+                "-w",
+                tmp,
+                str(ROOT),
+            ],
+            cwd=ROOT,
+        )
+        built = sorted(Path(tmp).glob("pygames-*.whl"))
+        if len(built) != 1:
+            raise BuildError(f"expected one pygames wheel, pip produced {built}")
+        wheels.mkdir(parents=True, exist_ok=True)
+        for old in wheels.glob("*.whl"):
+            old.unlink()
+        target = wheels / built[0].name
+        shutil.copy2(built[0], target)
+    stamp.write_text(digest + "\n")
+    return target
+
+
+def _render_lobby() -> str:
+    for p in (str(WEB), str(ROOT)):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+    # Drop cached pgui modules so a long-lived process (tests, serve) renders current code.
+    for name in [m for m in sys.modules if m == "pgui" or m.startswith("pgui.")]:
+        del sys.modules[name]
+    from pgui.lobby import render_lobby
+
+    html = render_lobby()
+    if not isinstance(html, str) or not html.strip():
+        raise BuildError("pgui.lobby.render_lobby() returned no HTML")
+    return html
+
+
+def pyscript_config(wheel: Path) -> dict:
+    pgui_files = sorted(_tree_files(WEB / "pgui"))
+    return {
+        "interpreter": "./pyodide/pyodide.mjs",
+        # A "./" path is resolved by PyScript against the URL of this config file, then
+        # handed to loadPyodide({packages}) unchanged ("passthrough": no micropip).
+        "packages": [f"./wheels/{wheel.name}"],
+        "packages_cache": "passthrough",
+        "files": {f"./pgui/{rel}": f"./pgui/{rel}" for rel in pgui_files if rel.endswith(".py")},
+    }
+
+
+GENERATED = ("index.html", "pyscript.json")
+
+
+def copy_app(wheel: Path) -> int:
+    """Copy web/ then public/ into dist/, drop stale files, write the generated ones."""
+    mapping = _tree_files(WEB)
+    mapping.update(_tree_files(PUBLIC))
+    for rel in GENERATED:
+        mapping.pop(rel, None)
+    changed = _sync(
+        mapping,
+        DIST,
+        keep=lambda rel: rel in GENERATED or rel.split("/", 1)[0] in RUNTIME_DIRS,
+    )
+    changed += _write_if_changed(DIST / "index.html", _render_lobby())
+    config = json.dumps(pyscript_config(wheel), indent=2) + "\n"
+    changed += _write_if_changed(DIST / "pyscript.json", config)
+    return changed
+
+
+def _write_if_changed(path: Path, text: str) -> bool:
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return False
+    path.write_text(text, encoding="utf-8")
+    return True
+
+
+def _size(path: Path) -> int:
+    if path.is_file():
+        return path.stat().st_size
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def _mb(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 1e5 else f"{n / 1e3:.1f} kB"
+
+
+def build(quiet: bool = False) -> Path:
+    """Assemble dist/. Returns the dist directory. Raises BuildError."""
+    t0 = time.perf_counter()
+    DIST.mkdir(exist_ok=True)
+    copy_runtime()
+    wheel = build_wheel()
+    copy_app(wheel)
+    if not quiet:
+        app = _size(DIST) - sum(_size(DIST / d) for d in RUNTIME_DIRS)
+        log(
+            f"dist/ ready in {time.perf_counter() - t0:.1f} s: "
+            f"pyodide {_mb(_size(DIST / 'pyodide'))}, pyscript {_mb(_size(DIST / 'pyscript'))}, "
+            f"wheel {wheel.name} {_mb(_size(wheel))}, app {_mb(app)}"
+        )
+    return DIST
+
+
+# --------------------------------------------------------------------------- serving
+
+MIME_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".htm": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript",
+    ".mjs": "text/javascript",
+    ".wasm": "application/wasm",
+    ".whl": "application/zip",
+    ".zip": "application/zip",
+    ".json": "application/json",
+    ".webmanifest": "application/manifest+json",
+    ".svg": "image/svg+xml",
+    ".py": "text/plain; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+    ".md": "text/plain; charset=utf-8",
+    ".toml": "text/plain; charset=utf-8",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".webp": "image/webp",
+    ".jpg": "image/jpeg",
+    ".woff2": "font/woff2",
+}
+CACHED_PREFIXES = ("/pyodide/", "/pyscript/", "/wheels/")
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    """Static files from dist/ with explicit MIME types and cache headers, quiet logs."""
+
+    protocol_version = "HTTP/1.1"  # keep-alive: many small files per page
+    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
+
+    def end_headers(self) -> None:
+        path = self.path.split("?", 1)[0]
+        if path.startswith(CACHED_PREFIXES):
+            self.send_header("Cache-Control", "public, max-age=86400")
+        else:
+            self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 - signature from stdlib
+        pass
+
+    def log_request(self, code="-", size="-") -> None:
+        if isinstance(code, int) and code >= 400 and getattr(self.server, "log_errors", True):
+            if code == 404 and self.path == "/favicon.ico":
+                return
+            sys.stderr.write(f"[serve] {int(code)} {self.command} {self.path}\n")
+
+
+class Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def handle_error(self, request, client_address) -> None:
+        exc = sys.exc_info()[1]
+        if isinstance(exc, ConnectionError | TimeoutError):
+            return  # the browser went away mid-response: normal during tests
+        super().handle_error(request, client_address)
+
+
+def make_server(
+    port: int = 0, directory: Path | str = DIST, host: str = "127.0.0.1", log_errors: bool = True
+) -> Server:
+    """A ready-to-run server for ``directory`` (port 0 = any free port: see server_address).
+
+    Requests are not logged, except 4xx/5xx responses to stderr when ``log_errors``.
+    """
+    handler = functools.partial(Handler, directory=str(directory))
+    server = Server((host, port), handler)
+    server.log_errors = log_errors
+    return server
+
+
+def start_server_thread(
+    port: int = 0, directory: Path | str = DIST, log_errors: bool = True
+) -> tuple[Server, str]:
+    """Start a server in a daemon thread. Returns (server, base URL); call server.shutdown()."""
+    server = make_server(port, directory, log_errors=log_errors)
+    threading.Thread(target=server.serve_forever, name="pygames-http", daemon=True).start()
+    host, port = server.server_address[:2]
+    return server, f"http://{host}:{port}"
+
+
+def serve(port: int) -> int:
+    build()
+    server = make_server(port, DIST)
+    host, real_port = server.server_address[:2]
+    print(f"Serving dist/ at http://{host}:{real_port}/  (Ctrl-C to stop)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("\nstopped", flush=True)
+    finally:
+        server.server_close()
+    return 0
+
+
+# --------------------------------------------------------------------------- venv + Chromium
+
+
+def venv_python() -> Path:
+    return VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def test_requirements() -> list[str]:
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return list(data["project"]["optional-dependencies"]["test"])
+
+
+def ensure_venv() -> Path:
+    py = venv_python()
+    if not py.exists():
+        log("creating .venv")
+        _run([sys.executable, "-m", "venv", str(VENV)])
+    reqs = test_requirements()
+    want = json.dumps(sorted(reqs))
+    if not VENV_STAMP.exists() or VENV_STAMP.read_text() != want:
+        log("installing test requirements into .venv: " + " ".join(reqs))
+        _run([str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *reqs])
+        VENV_STAMP.write_text(want)
+    return py
+
+
+def find_chromium(py: Path) -> str | None:
+    """Path of a Chromium to use, "" for Playwright's own browser, None if there is none."""
+    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium"):
+        if candidate and Path(candidate).is_file():
+            return candidate
+    probe = (
+        "from pathlib import Path\n"
+        "from playwright.sync_api import sync_playwright\n"
+        "with sync_playwright() as p:\n"
+        "    print(Path(p.chromium.executable_path).is_file())\n"
+    )
+    r = subprocess.run([str(py), "-c", probe], capture_output=True, text=True)
+    if r.returncode == 0 and r.stdout.strip().endswith("True"):
+        return ""
+    return None
+
+
+def require_chromium(py: Path) -> str:
+    exe = find_chromium(py)
+    if exe is None:
+        env = os.environ.get("CHROMIUM")
+        print(
+            "No Chromium found for the browser tests. Looked at:\n"
+            f"  $CHROMIUM           ({env or 'not set'})\n"
+            "  /usr/bin/chromium   (missing)\n"
+            "  Playwright's own chromium (not installed)\n"
+            "Get one of them:\n"
+            "  apt-get install -y chromium                (Debian/Ubuntu, as root)\n"
+            f"  {VENV / 'bin' / 'playwright'} install chromium\n"
+            "  or export CHROMIUM=/path/to/chromium",
+            file=sys.stderr,
+        )
+        raise SystemExit(2)
+    log(f"Chromium: {exe or 'Playwright bundled chromium'}")
+    return exe
+
+
+def _child_env(chromium: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYGAMES_CHROMIUM"] = chromium
+    extra = os.pathsep.join([str(ROOT), str(WEB)])
+    env["PYTHONPATH"] = extra + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env.setdefault("PYTHONDONTWRITEBYTECODE", "1")
+    return env
+
+
+def run_tests(pytest_args: list[str]) -> int:
+    py = ensure_venv()
+    log("ruff check .")
+    if subprocess.run([str(py), "-m", "ruff", "check", "."], cwd=ROOT).returncode != 0:
+        print("ruff found lint errors (see above)", file=sys.stderr)
+        return 1
+    build()
+    chromium = require_chromium(py)
+    cmd = [str(py), "-m", "pytest", *pytest_args]
+    log(" ".join(["pytest", *pytest_args]))
+    rc = subprocess.run(cmd, cwd=ROOT, env=_child_env(chromium)).returncode
+    if rc == 5:
+        print("pytest collected no tests: treating that as a failure", file=sys.stderr)
+        return 1
+    return rc
+
+
+# --------------------------------------------------------------------------- benchmark
+
+BENCH_PAGES = [
+    ("lobby", "/index.html"),
+    ("table (kiriai vs bot)", "/play.html?game=kiriai&mode=bot"),
+    ("bare Pyodide", "/bench/bare.html"),
+]
+READY = 'html[data-ready="true"]'
+
+
+def bench(budget: float = 2.0, runs: int = 3) -> int:
+    py = ensure_venv()
+    build()
+    chromium = require_chromium(py)
+    cmd = [str(py), str(ROOT / "build.py"), "_bench", str(budget), str(runs)]
+    return subprocess.run(cmd, cwd=ROOT, env=_child_env(chromium)).returncode
+
+
+def bench_playouts(budget: float) -> None:
+    import random
+
+    import pygames
+
+    print(f"\nRandom playouts in CPython {sys.version.split()[0]} (~{budget:g} s each)")
+    print(f"{'game':<14} {'options':<28} {'games/s':>9} {'actions/game':>13} {'games':>6}")
+    for gid in pygames.game_ids():
+        g = pygames.get_game(gid)
+        schema = dict(getattr(g, "option_schema", None) or {})
+        variants: list[dict] = [{}]
+        if schema:
+            name, spec = next(iter(schema.items()))
+            values = list(spec.get("values") or [spec.get("default")])
+            variants = [{name: v} for v in values]
+        for options in variants:
+            games = actions = 0
+            t0 = time.perf_counter()
+            error = None
+            while time.perf_counter() - t0 < budget or games == 0:
+                rng = random.Random(games)
+                try:
+                    s = g.new_game(seed=games, options=options)
+                    n = 0
+                    while not s.is_over():
+                        for p in list(s.to_move()):
+                            if s.is_over():
+                                break
+                            s.apply(p, rng.choice(s.legal_actions(p)))
+                            n += 1
+                        if n > 1_000_000:
+                            raise RuntimeError("game did not end after 1e6 actions")
+                except Exception as e:  # report, keep benchmarking the other games
+                    error = f"{type(e).__name__}: {e}"
+                    break
+                games += 1
+                actions += n
+            dt = time.perf_counter() - t0
+            opt = ", ".join(f"{k}={v}" for k, v in options.items()) or "-"
+            if error:
+                print(f"{gid:<14} {opt:<28} ERROR after {games} games: {error}")
+            else:
+                print(f"{gid:<14} {opt:<28} {games / dt:>9.1f} {actions / games:>13.1f} {games:>6}")
+
+
+def _launch_args() -> dict:
+    exe = os.environ.get("PYGAMES_CHROMIUM", "")
+    args: dict = {"args": list(CHROMIUM_FLAGS), "headless": True}
+    if exe:
+        args["executable_path"] = exe
+    return args
+
+
+def bench_pages(runs: int) -> None:
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import sync_playwright
+
+    server, base = start_server_thread(0, DIST, log_errors=False)
+    timeout_ms = 60_000
+    off_host: list[str] = []
+
+    def visit(page, path: str) -> float | str:
+        t0 = time.perf_counter()
+        try:
+            resp = page.goto(base + path, wait_until="commit", timeout=timeout_ms)
+            if resp is not None and resp.status >= 400:
+                return f"HTTP {resp.status}"
+            page.wait_for_selector(READY, state="attached", timeout=timeout_ms)
+        except PlaywrightError as e:
+            return "timeout" if "Timeout" in str(e) else f"error: {str(e).splitlines()[0][:40]}"
+        return (time.perf_counter() - t0) * 1000
+
+    def on_request(req) -> None:
+        url = req.url
+        if url.startswith(("http:", "https:", "ws:", "wss:")) and not url.startswith(base):
+            off_host.append(url)
+
+    print(
+        f"\nPage ready times in Chromium (median of {runs}; cold = fresh context, "
+        "warm = second navigation in the same context)"
+    )
+    print(f"{'page':<24} {'cold ms':>10} {'warm ms':>10}")
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(**_launch_args())
+            for label, path in BENCH_PAGES:
+                cold: list = []
+                warm: list = []
+                for _ in range(runs):
+                    ctx = browser.new_context()
+                    ctx.on("request", on_request)
+                    page = ctx.new_page()
+                    cold.append(visit(page, path))
+                    if isinstance(cold[-1], float):
+                        warm.append(visit(page, path))
+                    ctx.close()
+                    if not isinstance(cold[-1], float):
+                        break  # it failed: do not wait 60 s more per run
+                print(f"{label:<24} {_median(cold):>10} {_median(warm):>10}", flush=True)
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    if off_host:
+        print(f"\nWARNING: {len(off_host)} request(s) left 127.0.0.1, e.g. {off_host[0]}")
+
+
+def _median(xs: list) -> str:
+    nums = [x for x in xs if isinstance(x, float)]
+    if not xs:
+        return "-"
+    if len(nums) < len(xs):
+        return next(x for x in xs if not isinstance(x, float))
+    return f"{statistics.median(nums):.0f}"
+
+
+def _bench_child(budget: float, runs: int) -> int:
+    for p in (str(WEB), str(ROOT)):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+    bench_playouts(budget)
+    bench_pages(runs)
+    return 0
+
+
+# --------------------------------------------------------------------------- CLI
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    cmd = argv.pop(0) if argv and not argv[0].startswith("-") else "build"
+    try:
+        if cmd == "build":
+            argparse.ArgumentParser(prog="build.py build").parse_args(argv)
+            build()
+            return 0
+        if cmd == "serve":
+            ap = argparse.ArgumentParser(prog="build.py serve")
+            ap.add_argument("--port", type=int, default=8000)
+            return serve(ap.parse_args(argv).port)
+        if cmd == "test":
+            return run_tests(argv)
+        if cmd == "bench":
+            argparse.ArgumentParser(prog="build.py bench").parse_args(argv)
+            return bench()
+        if cmd == "_bench":  # internal: runs inside .venv
+            return _bench_child(float(argv[0]), int(argv[1]))
+    except BuildError as e:
+        print(f"build.py: {e}", file=sys.stderr)
+        return 1
+    except subprocess.CalledProcessError as e:
+        print(
+            f"build.py: command failed ({e.returncode}): {' '.join(map(str, e.cmd))}",
+            file=sys.stderr,
+        )
+        return 1
+    print(__doc__, file=sys.stderr)
+    print(f"unknown command: {cmd}", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

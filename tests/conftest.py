@@ -1,0 +1,212 @@
+"""Shared test set-up: import paths, the dist/ server, Chromium and network hygiene.
+
+Fixtures provided here:
+
+- ``server_url`` (session): ``http://127.0.0.1:<port>`` serving ``dist/`` (built if missing).
+  ``base_url`` is the same, so ``page.goto("/play.html")`` works.
+- ``page_errors``: list of strings, ``"console.error: ..."`` and ``"pageerror: ..."``, from
+  every page of the test's browser contexts. Console errors never fail a test by themselves;
+  an uncaught page error (``pageerror``) does, unless the test removes it from the list.
+- Every browser context (``context``, ``page``, ``new_context()``) aborts any request to a
+  host other than 127.0.0.1/localhost; the test fails listing them. Note that Playwright
+  disables the HTTP cache of a context that has routes.
+- Tests that use a Playwright fixture get the ``browser`` marker, so ``-m "not browser"``
+  runs the engine tests only. Default Playwright timeouts are 60 s.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+for _p in (ROOT / "web", ROOT):
+    if str(_p) not in sys.path:
+        sys.path.insert(0, str(_p))
+
+TIMEOUT_MS = 60_000
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
+BROWSER_FIXTURES = {
+    "page",
+    "context",
+    "new_context",
+    "browser",
+    "browser_type",
+    "launch_browser",
+    "playwright",
+}
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--allow-loopback-in-peer-connection",
+]
+
+try:  # Playwright is only needed for browser tests
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=TIMEOUT_MS)
+except ImportError:  # pragma: no cover
+    pass
+
+
+def _load_build_module():
+    name = "pygames_build"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+build_module = _load_build_module()
+
+
+def chromium_executable() -> str | None:
+    """$PYGAMES_CHROMIUM ("" = Playwright's own), else $CHROMIUM, else /usr/bin/chromium."""
+    if "PYGAMES_CHROMIUM" in os.environ:
+        return os.environ["PYGAMES_CHROMIUM"] or None
+    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium"):
+        if candidate and Path(candidate).is_file():
+            return candidate
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
+
+
+# --------------------------------------------------------------------------- server
+
+
+@pytest.fixture(scope="session")
+def server_url():
+    if not (build_module.DIST / "index.html").is_file():
+        build_module.build()
+    server, url = build_module.start_server_thread(0, build_module.DIST)
+    yield url
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def base_url(server_url):
+    return server_url
+
+
+# --------------------------------------------------------------------------- Chromium
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    args = dict(browser_type_launch_args)
+    exe = chromium_executable()
+    if exe:
+        args["executable_path"] = exe
+    extra = list(CHROMIUM_ARGS)
+    if args.get("headless", True):
+        extra.insert(0, "--headless")
+    args["args"] = [*args.get("args", []), *extra]
+    return args
+
+
+# --------------------------------------------------------------------------- hygiene
+
+
+class BrowserGuard:
+    """Blocks and records off-host requests, records console and page errors."""
+
+    def __init__(self) -> None:
+        self.blocked: list[str] = []
+        self.page_errors: list[str] = []
+        self._reported_blocked = 0
+        self._contexts: set[int] = set()
+
+    def _route(self, route) -> None:
+        url = route.request.url
+        parts = urlsplit(url)
+        if parts.scheme in ("http", "https", "ws", "wss") and parts.hostname not in LOCAL_HOSTS:
+            self.blocked.append(f"{route.request.method} {url}")
+            route.abort("blockedbyclient")
+        else:
+            route.fallback()
+
+    def _watch_page(self, page) -> None:
+        def on_console(msg) -> None:
+            if msg.type == "error":
+                self.page_errors.append(f"console.error: {msg.text}")
+
+        def on_pageerror(err) -> None:
+            self.page_errors.append(f"pageerror: {err}")
+
+        page.on("console", on_console)
+        page.on("pageerror", on_pageerror)
+
+    def attach(self, context) -> None:
+        if id(context) in self._contexts:
+            return
+        self._contexts.add(id(context))
+        context.set_default_timeout(TIMEOUT_MS)
+        context.set_default_navigation_timeout(TIMEOUT_MS)
+        context.route("**/*", self._route)
+        for page in context.pages:
+            self._watch_page(page)
+        context.on("page", self._watch_page)
+
+    def check(self) -> None:
+        """Fail the test for new off-host requests or uncaught page errors."""
+        problems = []
+        new_blocked = self.blocked[self._reported_blocked :]
+        self._reported_blocked = len(self.blocked)
+        if new_blocked:
+            problems.append("requests left 127.0.0.1 (aborted):\n  " + "\n  ".join(new_blocked))
+        uncaught = [e for e in self.page_errors if e.startswith("pageerror: ")]
+        if uncaught:
+            self.page_errors[:] = [e for e in self.page_errors if e not in uncaught]
+            problems.append("uncaught page errors:\n  " + "\n  ".join(uncaught))
+        if problems:
+            pytest.fail("\n".join(problems), pytrace=False)
+
+
+@pytest.fixture
+def _browser_guard():
+    guard = BrowserGuard()
+    yield guard
+    guard.check()  # whatever happened after the test body (closing pages...)
+
+
+@pytest.fixture
+def page_errors(_browser_guard) -> list[str]:
+    return _browser_guard.page_errors
+
+
+@pytest.fixture
+def new_context(new_context, _browser_guard):
+    def _new_context(**kwargs):
+        ctx = new_context(**kwargs)
+        _browser_guard.attach(ctx)
+        return ctx
+
+    return _new_context
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    result = yield
+    guard = getattr(item, "funcargs", {}).get("_browser_guard")
+    if guard is not None:
+        guard.check()
+    return result

@@ -1,0 +1,165 @@
+"""The built site: runtime served locally with the right types, config complete, no CDN."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from conftest import ROOT, build_module
+
+DIST = build_module.DIST
+VENDORED = ("pyodide", "pyscript")  # third-party bundles; they contain CDN URLs as defaults
+CDN = re.compile(r"jsdelivr|unpkg|cdnjs|pyscript\.net|//cdn\.", re.IGNORECASE)
+READY = 'html[data-ready="true"]'
+
+
+def head(url: str):
+    req = urllib.request.Request(url, method="HEAD")
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return resp.status, resp.headers
+
+
+def pyscript_config() -> dict:
+    return json.loads((DIST / "pyscript.json").read_text(encoding="utf-8"))
+
+
+def wheel_name() -> str:
+    [pkg] = pyscript_config()["packages"]
+    return pkg.rsplit("/", 1)[-1]
+
+
+@pytest.mark.parametrize(
+    ("path", "mime", "cache"),
+    [
+        ("/pyodide/pyodide.asm.wasm", "application/wasm", "max-age=86400"),
+        ("/pyodide/pyodide.mjs", "text/javascript", "max-age=86400"),
+        ("/pyodide/pyodide.asm.mjs", "text/javascript", "max-age=86400"),
+        ("/pyodide/python_stdlib.zip", "application/zip", "max-age=86400"),
+        ("/pyscript/core.js", "text/javascript", "max-age=86400"),
+        ("/pyscript.json", "application/json", "no-cache"),
+        ("/index.html", "text/html", "no-cache"),
+        ("/bench/bare.html", "text/html", "no-cache"),
+        ("/pgui/__init__.py", "text/plain", "no-cache"),
+    ],
+)
+def test_served_types_and_cache(server_url, path, mime, cache):
+    status, headers = head(server_url + path)
+    assert status == 200
+    assert headers["Content-Type"].split(";")[0].strip() == mime
+    assert cache in headers["Cache-Control"]
+
+
+def test_wheel_is_served_as_zip(server_url):
+    status, headers = head(f"{server_url}/wheels/{wheel_name()}")
+    assert status == 200
+    assert headers["Content-Type"] == "application/zip"
+
+
+def test_pyscript_config_names_wheel_and_every_pgui_file():
+    config = pyscript_config()
+    assert config["interpreter"] == "./pyodide/pyodide.mjs"
+    assert (DIST / "pyodide" / "pyodide.mjs").is_file()
+    assert config["packages_cache"] == "passthrough"
+    [pkg] = config["packages"]
+    assert pkg.startswith("./wheels/pygames-") and pkg.endswith(".whl")
+    assert (DIST / pkg).is_file()
+    assert sorted(p.name for p in (DIST / "wheels").glob("*.whl")) == [Path(pkg).name]
+
+    pgui = ROOT / "web" / "pgui"
+    expected = {
+        f"./pgui/{p.relative_to(pgui).as_posix()}"
+        for p in pgui.rglob("*.py")
+        if "__pycache__" not in p.parts
+    }
+    assert expected, "web/pgui has no Python files"
+    assert set(config["files"]) == expected
+    for url, dest in config["files"].items():
+        assert url == dest
+        assert (DIST / url).is_file(), url
+
+
+def test_lobby_is_rendered_by_pgui():
+    import pgui.lobby
+
+    assert (DIST / "index.html").read_text(encoding="utf-8") == pgui.lobby.render_lobby()
+
+
+def test_our_files_name_no_cdn():
+    offenders = []
+    for path in DIST.rglob("*"):
+        rel = path.relative_to(DIST)
+        if rel.parts[0] in VENDORED or not path.is_file():
+            continue
+        if path.suffix not in {".html", ".js", ".mjs", ".json", ".css", ".webmanifest", ".py"}:
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if CDN.search(line):
+                offenders.append(f"{rel}:{n}: {line.strip()[:120]}")
+    assert not offenders, "CDN references in dist/:\n" + "\n".join(offenders)
+
+
+def test_no_vendored_runtime_in_git():
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    files = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert files, "git ls-files listed nothing"
+    bad = [
+        f
+        for f in files
+        if f.startswith(("dist/", "node_modules/", ".venv/"))
+        or "/node_modules/" in f
+        or f.endswith(("pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip", ".whl"))
+    ]
+    assert not bad, f"vendored runtime or build output committed: {bad[:10]}"
+
+
+def test_bare_pyodide_loads_from_this_server(page, server_url, page_errors):
+    responses = []
+    page.on("response", lambda r: responses.append((r.url, r.status)))
+    page.goto(f"{server_url}/bench/bare.html")
+    page.wait_for_selector(READY, state="attached")
+    wasm = [(u, s) for u, s in responses if u.endswith("/pyodide.asm.wasm")]
+    assert wasm == [(f"{server_url}/pyodide/pyodide.asm.wasm", 200)]
+    assert all(urlsplit(u).hostname == "127.0.0.1" for u, _ in responses if "://" in u)
+    assert not [e for e in page_errors if "pyodide" in e.lower()], page_errors
+
+
+PROBE = """<!doctype html>
+<html><head><meta charset="utf-8">
+<script type="module" src="./pyscript/core.js"></script></head>
+<body><script type="py" config="./pyscript.json">
+import pygames
+import pgui
+from pyscript import document
+
+root = document.documentElement
+root.dataset.pygames = pygames.__file__
+root.dataset.pgui = pgui.__file__
+root.dataset.ready = "true"
+</script></body></html>
+"""
+
+
+def test_pyscript_page_loads_wheel_and_pgui_locally(page, server_url, page_errors):
+    """A page next to play.html gets our wheel (no micropip) and pgui through pyscript.json."""
+    page.route(
+        f"{server_url}/__probe__.html",
+        lambda route: route.fulfill(body=PROBE, content_type="text/html; charset=utf-8"),
+    )
+    requested = []
+    page.on("requestfinished", lambda r: requested.append(r.url))
+    page.goto(f"{server_url}/__probe__.html")
+    page.wait_for_selector(READY, state="attached")
+    root = page.locator("html")
+    assert "site-packages/pygames" in root.get_attribute("data-pygames")
+    assert root.get_attribute("data-pgui").endswith("pgui/__init__.py")
+    assert f"{server_url}/wheels/{wheel_name()}" in requested
+    assert not [u for u in requested if "micropip" in u]

@@ -1,0 +1,128 @@
+"""The table page's DOM layer: the only Python here that touches the browser.
+
+Everything else (rules, rendering, the session) is plain Python in ``pygames`` and
+``pgui``, tested in CPython. This file reads the URL, renders ``Table.html()`` into
+``#app``, routes clicks on ``[data-cmd]`` back to the table, and paces reveals.
+"""
+
+from pgui.i18n import pick_lang
+from pgui.table import Table
+from pyodide.ffi import create_proxy
+from pyscript import document, window
+
+import pygames
+
+root = document.documentElement
+app = document.getElementById("app")
+params = window.URLSearchParams.new(window.location.search)
+
+
+def param(name):
+    # URLSearchParams.get gives JS null (not None) for a missing name: ask has() first.
+    return str(params.get(name)) if params.has(name) else None
+
+
+def parse_options(game):
+    """Options from the URL, matched against the game's allowed values."""
+    options = {}
+    for name, spec in game.option_schema.items():
+        raw = param(name)
+        if raw is None:
+            continue
+        matches = [v for v in spec.get("values", []) if str(v) == raw]
+        if not matches:
+            raise ValueError(f"option {name!r} cannot be {raw!r}")
+        options[name] = matches[0]
+    return options
+
+
+def make_table():
+    game_id = param("game") or "kiriai"
+    game = pygames.get_game(game_id)
+    seed_text = param("seed")
+    seed = int(seed_text) if seed_text and seed_text.isdigit() else int(
+        window.Math.random() * 2**31)
+    speed_text = param("speed")
+    speed = int(speed_text) if speed_text and speed_text.isdigit() else 900
+    try:
+        saved = window.localStorage.getItem("pygames.lang")
+        saved = str(saved) if isinstance(saved, str) else None
+    except Exception:  # storage can be blocked; the browser language still works
+        saved = None
+    lang = pick_lang(param("lang"), saved, str(window.navigator.language or "en"))
+    return Table(game_id, mode=param("mode") or "bot", seed=seed,
+                 options=parse_options(game), lang=lang, speed=speed)
+
+
+timer = None
+
+
+def render():
+    # JS null arrives as pyodide's falsy ``jsnull``, not None: test DOM values by truth.
+    focused = document.activeElement
+    focus_cmd = str(focused.getAttribute("data-cmd") or "") if focused else ""
+    app.innerHTML = table.html()
+    app.dataset.animating = "true" if table.animating else "false"
+    app.dataset.over = "true" if table.state.is_over() else "false"
+    root.lang = table.lang
+    document.title = f"{table.title()} — pygames"
+    target = None
+    overlay = app.querySelector(".overlay [autofocus]")
+    if overlay:
+        target = overlay
+    elif focus_cmd:
+        for el in app.querySelectorAll("[data-cmd]"):
+            if el.getAttribute("data-cmd") == focus_cmd and not el.disabled:
+                target = el
+                break
+    if not target and focus_cmd:
+        target = app.querySelector(
+            ".controls button:not([disabled]), .hand button:not([disabled])")
+    if target:
+        target.focus()
+
+
+def schedule():
+    global timer
+    if timer is not None:
+        window.clearTimeout(timer)
+        timer = None
+    if table.animating:
+        timer = window.setTimeout(tick_proxy, table.delay())
+
+
+def tick(*_):
+    global timer
+    timer = None
+    table.advance()
+    render()
+    schedule()
+
+
+def on_click(event):
+    el = event.target.closest("[data-cmd]")
+    if not el or el.disabled:
+        return
+    cmd = str(el.getAttribute("data-cmd"))
+    table.command(cmd)
+    if cmd.startswith("lang:"):
+        try:
+            window.localStorage.setItem("pygames.lang", table.lang)
+        except Exception:
+            pass
+    render()
+    schedule()
+
+
+tick_proxy = create_proxy(tick)
+try:
+    table = make_table()
+except (ValueError, KeyError) as exc:
+    window.pygamesFail(str(exc).strip("'\""))
+else:
+    app.addEventListener("click", create_proxy(on_click))
+    render()
+    schedule()
+    document.getElementById("loading").hidden = True
+    app.hidden = False
+    root.dataset.ready = "true"

@@ -1,0 +1,451 @@
+"""Kiri-ai table: pure rendering of (view, legal actions, language, local choices) -> HTML.
+
+Nothing here touches the DOM. Buttons carry ``data-cmd`` attributes that the page's thin
+DOM layer hands back to :class:`pgui.table.Table`, which turns them into engine actions
+with :func:`handle`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .i18n import esc, t
+
+CARD_NAMES = {
+    "A": {"en": "Approach", "ja": "接近"},
+    "R": {"en": "Retreat", "ja": "退却"},
+    "C": {"en": "Charge", "ja": "突撃"},
+    "S": {"en": "Change Stance", "ja": "構え変更"},
+    "H": {"en": "High Strike", "ja": "高打撃"},
+    "L": {"en": "Low Strike", "ja": "低打撃"},
+    "B": {"en": "Balanced Strike", "ja": "均衡打撃"},
+    "K": {"en": "Kesa Strike", "ja": "袈裟打撃"},
+    "Z": {"en": "Zan-Tetsu Strike", "ja": "斬鉄打撃"},
+    "X": {"en": "Counterattack", "ja": "反撃"},
+}
+#: A big glyph per card, shown on the card face.
+GLYPH = {"A": "→", "R": "←", "C": "⇉", "S": "⇅", "H": "高", "L": "低", "B": "均",
+         "K": "袈", "Z": "斬", "X": "反"}
+KIND = {"A": "move", "R": "move", "C": "move", "S": "move", "H": "strike", "L": "strike",
+        "B": "strike", "K": "special", "Z": "special", "X": "special"}
+HALVES = {"AR": ("A", "R"), "CS": ("C", "S")}
+COLOURS = ("red", "blue")
+
+#: Events that get their own pause when a reveal is played back step by step.
+STEP_EVENTS = {"start", "reveal", "move", "stance", "strike", "counter", "clash", "wound", "end"}
+
+
+def new_selection() -> dict[str, Any]:
+    """The local, not-yet-confirmed choices of the player at the device."""
+    return {"picks": [], "space": None, "stance": None}
+
+
+def card_name(card: str, lang: str) -> str:
+    return CARD_NAMES[card][lang]
+
+
+def who(p: int, lang: str) -> str:
+    return t(f"kiriai.{COLOURS[p]}", lang)
+
+
+def stance_name(stance: str, lang: str) -> str:
+    return t("kiriai.heaven_stance" if stance == "H" else "kiriai.earth_stance", lang)
+
+
+# -- commands --------------------------------------------------------------------------
+def handle(cmd: str, sel: dict[str, Any], legal: list[str]) -> str | None:
+    """Apply a UI command to the selection; return an engine action once one is confirmed.
+
+    >>> sel = new_selection()
+    >>> handle("pick:C", sel, ["CB", "CH"]), handle("pick:B", sel, ["CB", "CH"])
+    (None, None)
+    >>> handle("confirm", sel, ["CB", "CH"])
+    'CB'
+    """
+    name, _, arg = cmd.partition(":")
+    picks = sel["picks"]
+    if name == "pick" and arg in first_choices(legal, picks):
+        picks.append(arg)
+    elif name == "unpick" and arg.isdigit() and int(arg) < len(picks):
+        del picks[int(arg):]
+    elif name == "clear":
+        sel.update(new_selection())
+    elif name == "space" and arg in "234" and arg:
+        sel["space"] = int(arg)
+    elif name == "stance" and arg in ("H", "E"):
+        sel["stance"] = arg
+    elif name == "confirm":
+        action = pending_action(sel)
+        if action in legal:
+            sel.update(new_selection())
+            return action
+    return None
+
+
+def first_choices(legal: list[str], picks: list[str]) -> set[str]:
+    """Letters that may go into the next empty program slot."""
+    if len(picks) >= 2:
+        return set()
+    prefix = "".join(picks)
+    return {a[len(prefix)] for a in legal if len(a) == 2 and a.startswith(prefix)}
+
+
+def pending_action(sel: dict[str, Any]) -> str | None:
+    if len(sel["picks"]) == 2:
+        return "".join(sel["picks"])
+    if sel["space"] and sel["stance"]:
+        return f"{sel['space']}{sel['stance']}"
+    return None
+
+
+# -- what the log says -----------------------------------------------------------------
+def describe(event: dict[str, Any], lang: str) -> str:
+    """One engine event in words.
+
+    >>> describe({"t": "wound", "p": 1, "wounds": 1}, "en")
+    'Blue is wounded (1/2).'
+    """
+    kind = event["t"]
+    p = event.get("p", 0)
+    if kind == "round":
+        return t("kiriai.ev.round", lang, n=event["n"])
+    if kind == "start":
+        (r, b), (rs, bs) = event["pos"], event["stance"]
+        return t("kiriai.ev.start", lang, r=r, b=b, rs=stance_name(rs, lang),
+                 bs=stance_name(bs, lang))
+    if kind == "reveal":
+        rc, bc = (card_name(c, lang) for c in event["cards"])
+        return t("kiriai.ev.reveal", lang, n=event["step"], rc=rc, bc=bc)
+    if kind == "move":
+        key = "kiriai.ev.move" if event["from"] != event["to"] else "kiriai.ev.no_move"
+        return t(key, lang, who=who(p, lang), card=card_name(event["card"], lang),
+                 a=event["from"], b=event["to"])
+    if kind == "stance":
+        return t("kiriai.ev.stance", lang, who=who(p, lang), stance=stance_name(event["to"], lang))
+    if kind == "strike":
+        key = ("kiriai.ev.hit" if event["hit"] else
+               "kiriai.ev.miss_stance" if event["why"] == "stance" else "kiriai.ev.miss_range")
+        return t(key, lang, who=who(p, lang), card=card_name(event["card"], lang))
+    if kind == "counter":
+        key = "kiriai.ev.counter_hit" if event["hit"] else "kiriai.ev.counter_miss"
+        return t(key, lang, who=who(p, lang))
+    if kind == "clash":
+        return t("kiriai.ev.clash", lang)
+    if kind == "wound":
+        return t("kiriai.ev.wound", lang, who=who(p, lang), n=event["wounds"])
+    if kind == "aside":
+        return t("kiriai.ev.aside", lang, who=who(p, lang), card=card_name(event["card"], lang))
+    if kind == "end":
+        if event["winner"] is None:
+            return t("kiriai.ev.end_limit", lang)
+        w = event["winner"]
+        return t("kiriai.ev.end_wounds", lang, who=who(1 - w, lang), winner=who(w, lang))
+    return kind
+
+
+def result_reason(outcome: dict[str, Any], lang: str) -> str:
+    if not outcome["winners"]:
+        return t("kiriai.reason_limit", lang)
+    return t("kiriai.reason_wounds", lang, who=who(1 - outcome["winners"][0], lang))
+
+
+def board_at(view: dict[str, Any], shown: int) -> dict[str, Any] | None:
+    """The board as it stood after the first ``shown`` log events (for step-by-step play)."""
+    log = view["log"]
+    if shown >= len(log):
+        return view["board"]
+    board = None
+    for i in range(shown - 1, -1, -1):
+        event = log[i]
+        if event["t"] == "reveal":
+            board = {k: list(v) for k, v in event["board"].items()}
+            start = i + 1
+            break
+        if event["t"] == "start":
+            board = {"pos": list(event["pos"]), "stance": list(event["stance"]),
+                     "wounds": [0, 0]}
+            start = i + 1
+            break
+    if board is None:
+        return view["board"]
+    for event in log[start:shown]:
+        if event["t"] == "move":
+            board["pos"][event["p"]] = event["to"]
+        elif event["t"] == "stance":
+            board["stance"][event["p"]] = event["to"]
+        elif event["t"] == "wound":
+            board["wounds"][event["p"]] = event["wounds"]
+    return board
+
+
+def current_reveals(log: list[dict[str, Any]], shown: int) -> list[list[str] | None]:
+    """Cards face up in the duel area among the shown events: the latest round's reveals.
+
+    The last round's cards stay up until the next round's first reveal.
+    """
+    reveals: list[list[str] | None] = [None, None]
+    new_round = False
+    for event in log[:shown]:
+        if event["t"] == "round":
+            new_round = True
+        elif event["t"] == "reveal":
+            if new_round:
+                reveals, new_round = [None, None], False
+            reveals[event["step"] - 1] = event["cards"]
+    return reveals
+
+
+# -- rendering ---------------------------------------------------------------------------
+def _card(card: str, lang: str, *, cmd: str | None = None, enabled: bool = True,
+          extra: str = "", label: str | None = None) -> str:
+    """A card face; a button when it carries a command."""
+    body = (f'<span class="glyph" aria-hidden="true">{esc(GLYPH[card])}</span>'
+            f'<span class="cname">{esc(card_name(card, lang))}</span>'
+            f'<span class="ctext">{esc(t("kiriai.card." + card, lang))}</span>')
+    classes = f"card {KIND[card]} {extra}".strip()
+    if cmd is None:
+        return f'<div class="{classes}" data-card="{card}">{body}</div>'
+    disabled = "" if enabled else " disabled"
+    aria = f' aria-label="{esc(label)}"' if label else ""
+    return (f'<button type="button" class="{classes}" data-card="{card}" '
+            f'data-cmd="{esc(cmd)}"{aria}{disabled}>{body}</button>')
+
+
+def _card_back(extra: str = "", label: str = "") -> str:
+    return f'<div class="card back {extra}" title="{esc(label)}"><span class="glyph">⚔</span></div>'
+
+
+def _samurai(p: int, board: dict[str, Any], lang: str) -> str:
+    stance = board["stance"][p]
+    wounds = board["wounds"][p]
+    injured = " injured" if wounds else ""
+    pips = "".join('<i class="pip hurt"></i>' if i < wounds else '<i class="pip"></i>'
+                   for i in range(2))
+    label = f"{who(p, lang)}: {stance_name(stance, lang)}, {t('kiriai.wounds', lang, n=wounds)}"
+    return (f'<div class="samurai {COLOURS[p]} stance-{stance}{injured}" data-player="{p}" '
+            f'data-stance="{stance}" data-wounds="{wounds}" role="img" aria-label="{esc(label)}">'
+            f'<span class="stance-glyph" aria-hidden="true">{"天" if stance == "H" else "地"}</span>'
+            f'<span class="sname">{esc(t("kiriai.heaven" if stance == "H" else "kiriai.earth", lang))}</span>'
+            f'<span class="pips">{pips}</span></div>')
+
+
+def _battlefield(view: dict[str, Any], board: dict[str, Any] | None, lang: str,
+                 sel: dict[str, Any], setup_for: int | None) -> str:
+    size = view["size"]
+    cells = []
+    for space in range(1, size + 1):
+        inner = ""
+        attrs = ""
+        classes = ["space"]
+        if board and board["pos"]:
+            inner = "".join(_samurai(p, board, lang) for p in (0, 1) if board["pos"][p] == space)
+        if setup_for is not None:
+            own = space if setup_for == 0 else size + 1 - space
+            if own in (2, 3, 4):
+                classes.append("zone")
+                chosen = sel["space"] == own
+                if chosen:
+                    classes.append("chosen")
+                label = t("kiriai.from_your_end", lang, n=own)
+                inner += (f'<button type="button" class="zone-pick" data-cmd="space:{own}" '
+                          f'aria-pressed="{str(chosen).lower()}" aria-label="{esc(label)}">'
+                          f'{own}</button>')
+        cells.append(f'<div class="{" ".join(classes)}" data-space="{space}"{attrs}>'
+                     f'<span class="num">{space}</span>{inner}</div>')
+    distance = ""
+    if board and board["pos"]:
+        d = board["pos"][1] - board["pos"][0]
+        distance = f'<p class="distance" data-distance="{d}">{esc(t("kiriai.distance", lang, d=d))}</p>'
+    return (f'<section class="battlefield size-{size}" aria-label="battlefield">'
+            f'<div class="spaces">{"".join(cells)}</div>{distance}</section>')
+
+
+def _player_panel(view: dict[str, Any], p: int, lang: str, seat: str,
+                  board: dict[str, Any] | None) -> str:
+    hand = view["hands"][p]
+    wounds = board["wounds"][p] if board else view["board"]["wounds"][p]
+    seat_txt = f' <span class="seat">({esc(seat)})</span>' if seat else ""
+    aside = hand["aside"]
+    aside_html = (_card(HALVES[aside][0] if aside in HALVES else aside, lang, extra="mini rest")
+                  if aside else f'<span class="muted">{esc(t("kiriai.none", lang))}</span>')
+    if hand["special"]:
+        special = _card(hand["special"], lang,
+                        extra="mini spent" if hand["special_spent"] else "mini")
+        if hand["special_spent"]:
+            special += f'<span class="tag">{esc(t("kiriai.spent", lang))}</span>'
+    else:
+        special = _card_back("mini", t("kiriai.special_hidden", lang))
+    ready = ""
+    if view["phase"] != "over" and view["ready"][p]:
+        ready = f'<span class="badge ready">✓ {esc(t("kiriai.programmed", lang))}</span>'
+    return (f'<section class="panel {COLOURS[p]}" data-player="{p}">'
+            f'<h2>{esc(who(p, lang))}{seat_txt} '
+            f'<span class="wounds" data-wounds="{wounds}">{esc(t("kiriai.wounds", lang, n=wounds))}</span>'
+            f'{ready}</h2>'
+            f'<div class="row"><div><h3>{esc(t("kiriai.set_aside", lang))}</h3>{aside_html}</div>'
+            f'<div><h3>{esc(t("kiriai.special", lang))}</h3>{special}</div></div></section>')
+
+
+def _duel_area(view: dict[str, Any], shown: int, lang: str, me: int | None,
+               sel: dict[str, Any]) -> str:
+    """Two slots per player: face down while programmed, face up as they are revealed."""
+    reveals = current_reveals(view["log"], shown)
+    animating = shown < len(view["log"])
+    rows = []
+    for p in (0, 1):
+        slots = []
+        for step in (0, 1):
+            label = t("kiriai.slot1" if step == 0 else "kiriai.slot2", lang)
+            revealed = reveals[step]
+            if revealed and (animating or view["phase"] == "over"):
+                face = _card(revealed[p], lang, extra="mini shown")
+            elif p == me and view["mine"] and not animating:
+                face = _card(view["mine"][step], lang, extra="mini mine")
+            elif p == me and len(sel["picks"]) > step and not animating:
+                face = _card(sel["picks"][step], lang, extra="mini picked")
+            elif view["ready"][p] and not animating:
+                face = _card_back("mini", t("kiriai.programmed", lang))
+            elif revealed:
+                face = _card(revealed[p], lang, extra="mini shown previous")
+            else:
+                face = '<div class="card empty mini"></div>'
+            slots.append(f'<div class="slot" data-player="{p}" data-step="{step + 1}">'
+                         f'<span class="slot-label">{esc(label)}</span>{face}</div>')
+        rows.append(f'<div class="duel-row {COLOURS[p]}"><span class="duel-who">'
+                    f'{esc(who(p, lang))}</span>{"".join(slots)}</div>')
+    return f'<section class="duel" aria-label="reveal">{"".join(rows)}</section>'
+
+
+def _hand(view: dict[str, Any], me: int, legal: list[str], sel: dict[str, Any],
+          lang: str) -> str:
+    """The acting player's cards as buttons; only legal next picks are enabled."""
+    hand = view["hands"][me]
+    allowed = first_choices(legal, sel["picks"])
+    used = {c for c in sel["picks"]}
+    items = []
+    physical = ["AR", "CS", "H", "L", "B"]
+    for phys in physical:
+        halves = HALVES.get(phys, (phys,))
+        resting = phys == hand["aside"]
+        buttons = []
+        for c in halves:
+            state = " rest" if resting else " used" if c in used else ""
+            label = card_name(c, lang)
+            if resting:
+                label += f" ({t('kiriai.cannot_use', lang)})"
+            buttons.append(_card(c, lang, cmd=f"pick:{c}", enabled=c in allowed,
+                                 extra=state.strip(), label=label))
+        cls = "phys two" if len(halves) == 2 else "phys"
+        items.append(f'<div class="{cls}" data-phys="{phys}">{"".join(buttons)}</div>')
+    sp = hand["special"]
+    if sp and not hand["special_spent"]:
+        items.append(f'<div class="phys" data-phys="{sp}">'
+                     f'{_card(sp, lang, cmd=f"pick:{sp}", enabled=sp in allowed, label=card_name(sp, lang))}</div>')
+    return (f'<section class="hand" aria-label="{esc(t("kiriai.hand", lang))}">'
+            f'<h2>{esc(t("kiriai.hand", lang))}</h2><div class="cards">{"".join(items)}</div></section>')
+
+
+def _program_controls(sel: dict[str, Any], legal: list[str], lang: str) -> str:
+    picks = sel["picks"]
+    slots = []
+    for step in (0, 1):
+        label = t("kiriai.slot1" if step == 0 else "kiriai.slot2", lang)
+        if step < len(picks):
+            text = card_name(picks[step], lang)
+            slots.append(f'<button type="button" class="pslot filled" data-cmd="unpick:{step}" '
+                         f'aria-label="{esc(label)}: {esc(text)} ({esc(t("clear", lang))})">'
+                         f'<small>{esc(label)}</small>{esc(text)}</button>')
+        else:
+            slots.append(f'<div class="pslot"><small>{esc(label)}</small>'
+                         f'{esc(t("kiriai.slot_empty", lang))}</div>')
+    ok = pending_action(sel) in legal
+    return (f'<div class="controls">{"".join(slots)}'
+            f'<button type="button" class="primary" data-cmd="confirm"{"" if ok else " disabled"}>'
+            f'{esc(t("confirm", lang))}</button></div>')
+
+
+def _setup_controls(sel: dict[str, Any], legal: list[str], lang: str) -> str:
+    buttons = []
+    for st in ("H", "E"):
+        pressed = sel["stance"] == st
+        buttons.append(f'<button type="button" class="stance-pick" data-cmd="stance:{st}" '
+                       f'aria-pressed="{str(pressed).lower()}">{esc(stance_name(st, lang))}</button>')
+    ok = pending_action(sel) in legal
+    space = (t("kiriai.from_your_end", lang, n=sel["space"]) if sel["space"]
+             else t("kiriai.slot_empty", lang))
+    return (f'<div class="controls setup"><span>{esc(t("kiriai.start_space", lang))}: '
+            f'<b>{esc(space)}</b></span>'
+            f'<span>{esc(t("kiriai.stance", lang))}: {"".join(buttons)}</span>'
+            f'<button type="button" class="primary" data-cmd="confirm"{"" if ok else " disabled"}>'
+            f'{esc(t("confirm", lang))}</button></div>')
+
+
+def prompt(view: dict[str, Any], me: int | None, legal: list[str], sel: dict[str, Any],
+           lang: str, animating: bool, waiting_for: str) -> str:
+    if animating:
+        return t("kiriai.resolving", lang)
+    if view["phase"] == "over" or me is None:
+        return ""
+    name = who(me, lang)
+    if not legal:
+        return t("waiting_for", lang, who=waiting_for)
+    if view["phase"] == "setup":
+        return t("kiriai.prompt_setup", lang, who=name)
+    if len(sel["picks"]) == 0:
+        return t("kiriai.prompt_program", lang, who=name)
+    if len(sel["picks"]) == 1:
+        return t("kiriai.prompt_second", lang, who=name)
+    return t("kiriai.prompt_confirm", lang, who=name)
+
+
+def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
+                 sel: dict[str, Any] | None = None, shown: int | None = None,
+                 seats: tuple[str, str] = ("", ""), waiting_for: str = "") -> str:
+    """The whole Kiri-ai table for one viewer (``view["you"]``; None = nobody's hand shown).
+
+    ``shown`` is how many log events have been played back (a reveal is shown step by
+    step); ``seats`` labels each side (e.g. "you", "bot").
+    """
+    sel = sel if sel is not None else new_selection()
+    log = view["log"]
+    shown = len(log) if shown is None else min(shown, len(log))
+    animating = shown < len(log)
+    me = view["you"]
+    board = board_at(view, shown)
+    acting = bool(legal) and not animating and me is not None
+    setup_for = me if acting and view["phase"] == "setup" else None
+    bottom = me if me is not None else 0
+    top = 1 - bottom
+    parts = [
+        _player_panel(view, top, lang, seats[top], board),
+        _battlefield(view, board, lang, sel, setup_for),
+        _duel_area(view, shown, lang, me, sel),
+        f'<p class="prompt" role="status" aria-live="polite">'
+        f'{esc(prompt(view, me, legal, sel, lang, animating, waiting_for))}</p>',
+    ]
+    if animating:
+        parts.append(f'<div class="controls"><button type="button" data-cmd="skip">'
+                     f'{esc(t("skip", lang))}</button></div>')
+    elif acting and view["phase"] == "setup":
+        parts.append(_setup_controls(sel, legal, lang))
+    elif acting:
+        parts.append(_program_controls(sel, legal, lang))
+    if me is not None and view["phase"] == "program" and not animating:
+        parts.append(_hand(view, me, legal if acting else [], sel, lang))
+    parts.append(_player_panel(view, bottom, lang, seats[bottom], board))
+    round_no = t("kiriai.round_n", lang, n=view["round"])
+    return (f'<div class="kiriai" data-phase="{view["phase"]}" data-round="{view["round"]}">'
+            f'<p class="round">{esc(round_no)}</p>{"".join(parts)}</div>')
+
+
+def render_log(view: dict[str, Any], lang: str, shown: int | None = None) -> str:
+    log = view["log"]
+    shown = len(log) if shown is None else shown
+    items = "".join(f'<li class="ev-{e["t"]}">{esc(describe(e, lang))}</li>' for e in log[:shown])
+    return f'<ol class="log-lines">{items}</ol>'
+
+
+def rules_html(lang: str) -> str:
+    cards = "".join(f"<li><b>{esc(card_name(c, lang))}</b>: {esc(t('kiriai.card.' + c, lang))}</li>"
+                    for c in "ARCSHLBKZX")
+    return t("kiriai.rules_html", lang) + f"<ul>{cards}</ul>"

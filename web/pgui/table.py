@@ -1,0 +1,221 @@
+"""The table controller: one game session on this device, with no DOM in sight.
+
+It owns the engine state, the bot, whose eyes the screen is for (hot-seat hand-over),
+the step-by-step playback of reveals, and the language. ``html()`` renders the whole
+table; ``command()`` takes the ``data-cmd`` of whatever was clicked.
+
+>>> table = Table("kiriai", mode="bot", seed=1, lang="en", speed=0)
+>>> table.command("pick:C"); table.command("pick:B"); table.command("confirm")
+>>> table.animating
+True
+>>> table.skip(); table.animating
+False
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygames
+from pygames.bots import RandomBot
+
+from . import kiriai_ui
+from .i18n import LANGS, esc, t
+
+UI_MODULES = {"kiriai": kiriai_ui}
+MODES = ("bot", "hotseat")
+
+
+class Table:
+    def __init__(self, game_id: str, *, mode: str = "bot", seed: int = 0,
+                 options: dict[str, Any] | None = None, lang: str = "en",
+                 speed: int = 900) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r} (use one of: {', '.join(MODES)})")
+        if game_id not in UI_MODULES:
+            raise KeyError(f"no table for game {game_id!r} yet")
+        self.game = pygames.get_game(game_id)
+        self.ui = UI_MODULES[game_id]
+        self.mode = mode
+        self.lang = lang if lang in LANGS else "en"
+        self.speed = speed
+        self.options = self.game.resolve_options(options)
+        self.message = ""
+        self.start(seed)
+
+    # -- session -------------------------------------------------------------------------
+    def start(self, seed: int) -> None:
+        self.seed = seed
+        self.state = self.game.new_game(seed=seed, options=self.options)
+        self.human = 0
+        self.bots = {1: RandomBot(seed=seed * 7 + 1)} if self.mode == "bot" else {}
+        self.sel = self.ui.new_selection()
+        self.shown = 0
+        self.dismissed = False
+        # Hot-seat: the player whose hand may be on screen (None = nobody's).
+        self.active: int | None = None
+        self.handover: int | None = None
+        self._after_change()  # bots may act (and setup events appear) before anything shows
+        self.shown = len(self.state.log)
+        self._next_handover()
+
+    def rematch(self) -> None:
+        self.start(self.seed + 1)
+
+    @property
+    def animating(self) -> bool:
+        return self.shown < len(self.state.log)
+
+    def viewer(self) -> int | None:
+        if self.mode == "bot":
+            return self.human
+        if self.animating or self.handover is not None:
+            return None
+        return self.active
+
+    def _after_change(self) -> None:
+        """Let bots act, then decide whose eyes the screen is for."""
+        if self.bots:
+            for p in [p for p in self.state.to_move() if p in self.bots]:
+                view = self.state.view(p)
+                self.state.apply(p, self.bots[p].choose(view, self.state.legal_actions(p)))
+        self._next_handover()
+
+    def _next_handover(self) -> None:
+        if self.mode != "hotseat" or self.animating:
+            return
+        movers = self.state.to_move()
+        if not movers:
+            self.active = self.handover = None
+        elif self.active not in movers:
+            self.active = None
+            self.handover = movers[0]
+
+    # -- input ---------------------------------------------------------------------------
+    def command(self, cmd: str) -> None:
+        """Handle one click (its ``data-cmd``). Illegal input shows a message, changes nothing."""
+        self.message = ""
+        name, _, arg = cmd.partition(":")
+        if name == "lang" and arg in LANGS:
+            self.lang = arg
+            return
+        if name == "skip":
+            self.skip()
+            return
+        if name == "rematch":
+            self.rematch()
+            return
+        if name == "dismiss":
+            self.dismissed = True
+            return
+        if name == "handover-ok" and self.handover is not None and not self.animating:
+            self.active, self.handover = self.handover, None
+            return
+        me = self.viewer()
+        if me is None or self.animating:
+            return
+        legal = self.state.legal_actions(me)
+        action = self.ui.handle(cmd, self.sel, legal)
+        if action is None:
+            return
+        before = len(self.state.log)
+        try:
+            self.state.apply(me, action)
+        except pygames.IllegalAction as exc:
+            self.message = t("error", self.lang, msg=str(exc))
+            return
+        self.shown = before
+        if self.mode == "hotseat":
+            self.active = None  # the screen goes dark until the next player takes the device
+        self._after_change()
+        self._skip_quiet()
+
+    def _skip_quiet(self) -> None:
+        """Events that need no pause (round headers, set-aside notes) are shown at once."""
+        log = self.state.log
+        while self.shown < len(log) and log[self.shown]["t"] not in self.ui.STEP_EVENTS:
+            self.shown += 1
+        if not self.animating:
+            self._next_handover()
+
+    def advance(self) -> None:
+        """Show the next step of a reveal."""
+        if self.animating:
+            self.shown += 1
+            self._skip_quiet()
+
+    def skip(self) -> None:
+        self.shown = len(self.state.log)
+        self._next_handover()
+
+    def delay(self) -> int:
+        """Milliseconds to wait before the next step (a reveal gets a longer look)."""
+        if not self.animating:
+            return 0
+        event = self.state.log[self.shown]
+        return self.speed * 3 // 2 if event["t"] in ("reveal", "start") else self.speed
+
+    # -- output --------------------------------------------------------------------------
+    def seats(self) -> tuple[str, str]:
+        if self.mode == "bot":
+            return (t("you", self.lang), t("bot", self.lang))
+        return ("", "")
+
+    def title(self) -> str:
+        return self.game.names[self.lang]
+
+    def html(self) -> str:
+        lang = self.lang
+        me = self.viewer()
+        view = self.state.view(me)
+        legal = self.state.legal_actions(me) if me is not None and not self.animating else []
+        waiting = self.ui.who(1 - me, lang) if me is not None else ""
+        table = self.ui.render_table(view, legal, lang, sel=self.sel, shown=self.shown,
+                                     seats=self.seats(), waiting_for=waiting)
+        other = LANGS[1 - LANGS.index(lang)]
+        header = (
+            f'<header class="bar"><a class="home" href="./index.html">← {esc(t("lobby", lang))}</a>'
+            f'<h1>{esc(self.title())}</h1>'
+            f'<button type="button" class="lang" data-cmd="lang:{other}" lang="{other}" '
+            f'aria-label="{esc(t("lang_switch_label", lang))}">{esc(t("lang_switch", lang))}</button>'
+            f'</header>')
+        message = f'<p class="message" role="alert">{esc(self.message)}</p>' if self.message else ""
+        side = (
+            f'<aside class="side"><details class="log" open><summary>{esc(t("log", lang))}</summary>'
+            f'{self.ui.render_log(view, lang, self.shown)}</details>'
+            f'<details class="rules"><summary>{esc(t("rules", lang))}</summary>'
+            f'<div class="rules-text">{self.ui.rules_html(lang)}</div></details></aside>')
+        overlay = self._overlay(view)
+        return (f'{header}<div class="layout" data-mode="{self.mode}">'
+                f'<main class="main">{message}{table}</main>{side}</div>{overlay}')
+
+    def _overlay(self, view: dict[str, Any]) -> str:
+        lang = self.lang
+        if self.handover is not None and not self.animating:
+            name = self.ui.who(self.handover, lang)
+            return (f'<div class="overlay handover" role="dialog" aria-modal="true" '
+                    f'aria-labelledby="ov-title"><div class="box">'
+                    f'<h2 id="ov-title">{esc(t("handover_title", lang, who=name))}</h2>'
+                    f'<p>{esc(t("handover_body", lang, who=name))}</p>'
+                    f'<button type="button" class="primary" data-cmd="handover-ok" autofocus>'
+                    f'{esc(t("handover_ok", lang, who=name))}</button></div></div>')
+        outcome = view["outcome"]
+        if outcome is None or self.animating or self.dismissed:
+            return ""
+        if not outcome["winners"]:
+            headline = t("draw", lang)
+        elif self.mode == "bot":
+            headline = t("you_win" if outcome["winners"] == [self.human] else "you_lose", lang)
+        else:
+            headline = t("wins", lang, who=self.ui.who(outcome["winners"][0], lang))
+        result = "win" if outcome["winners"] == [self.human] else "other"
+        return (f'<div class="overlay gameover" role="dialog" aria-modal="true" '
+                f'aria-labelledby="ov-title" data-result="{result}"><div class="box">'
+                f'<p class="kicker">{esc(t("game_over", lang))}</p>'
+                f'<h2 id="ov-title">{esc(headline)}</h2>'
+                f'<p>{esc(self.ui.result_reason(outcome, lang))}</p>'
+                f'<div class="buttons"><button type="button" class="primary" data-cmd="rematch" '
+                f'autofocus>{esc(t("rematch", lang))}</button>'
+                f'<button type="button" data-cmd="dismiss">{esc(t("review_board", lang))}</button>'
+                f'<a class="button" href="./index.html">{esc(t("back_to_lobby", lang))}</a>'
+                f'</div></div></div>')
