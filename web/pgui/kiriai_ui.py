@@ -30,6 +30,7 @@ KIND = {"A": "move", "R": "move", "C": "move", "S": "move", "H": "strike", "L": 
         "B": "strike", "K": "special", "Z": "special", "X": "special"}
 HALVES = {"AR": ("A", "R"), "CS": ("C", "S")}
 COLOURS = ("red", "blue")
+SPECIALS_SET = frozenset("KZX")
 
 #: Events that get their own pause when a reveal is played back step by step.
 STEP_EVENTS = {"start", "reveal", "move", "stance", "strike", "counter", "clash", "wound", "end"}
@@ -261,8 +262,14 @@ def _battlefield(view: dict[str, Any], board: dict[str, Any] | None, lang: str,
 
 
 def _player_panel(view: dict[str, Any], p: int, lang: str, seat: str,
-                  board: dict[str, Any] | None) -> str:
-    hand = view["hands"][p]
+                  board: dict[str, Any] | None, animating: bool = False,
+                  revealed: set[str] = frozenset()) -> str:
+    hand = dict(view["hands"][p])
+    for card in revealed:  # a special turned up during the playback is spent from then on
+        if card in SPECIALS_SET and card != hand["special"] and hand["special"] is None:
+            hand.update(special=card, special_spent=True)
+        elif card == hand["special"]:
+            hand["special_spent"] = True
     wounds = board["wounds"][p] if board else view["board"]["wounds"][p]
     seat_txt = f' <span class="seat">({esc(seat)})</span>' if seat else ""
     aside = hand["aside"]
@@ -276,7 +283,7 @@ def _player_panel(view: dict[str, Any], p: int, lang: str, seat: str,
     else:
         special = _card_back("mini", t("kiriai.special_hidden", lang))
     ready = ""
-    if view["phase"] != "over" and view["ready"][p]:
+    if view["phase"] != "over" and view["ready"][p] and not animating:
         ready = f'<span class="badge ready">✓ {esc(t("kiriai.programmed", lang))}</span>'
     return (f'<section class="panel {COLOURS[p]}" data-player="{p}">'
             f'<h2>{esc(who(p, lang))}{seat_txt} '
@@ -400,11 +407,14 @@ def prompt(view: dict[str, Any], me: int | None, legal: list[str], sel: dict[str
 
 def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
                  sel: dict[str, Any] | None = None, shown: int | None = None,
-                 seats: tuple[str, str] = ("", ""), waiting_for: str = "") -> str:
+                 seats: tuple[str, str] = ("", ""), waiting_for: str = "",
+                 before: dict[str, Any] | None = None) -> str:
     """The whole Kiri-ai table for one viewer (``view["you"]``; None = nobody's hand shown).
 
     ``shown`` is how many log events have been played back (a reveal is shown step by
-    step); ``seats`` labels each side (e.g. "you", "bot").
+    step); ``seats`` labels each side (e.g. "you", "bot"); ``before`` is the view from
+    before the reveal, whose panels (set-aside cards, specials, round) stay on screen
+    until the playback ends.
     """
     sel = sel if sel is not None else new_selection()
     log = view["log"]
@@ -416,8 +426,14 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
     setup_for = me if acting and view["phase"] == "setup" else None
     bottom = me if me is not None else 0
     top = 1 - bottom
+    panels = before if (animating and before is not None) else view
+    revealed = [set(), set()]
+    if animating:
+        for cards in current_reveals(log, shown):
+            for p, card in enumerate(cards or ()):
+                revealed[p].add(card)
     parts = [
-        _player_panel(view, top, lang, seats[top], board),
+        _player_panel(panels, top, lang, seats[top], board, animating, revealed[top]),
         _battlefield(view, board, lang, sel, setup_for),
         _duel_area(view, shown, lang, me, sel),
         f'<p class="prompt" role="status" aria-live="polite">'
@@ -432,9 +448,10 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
         parts.append(_program_controls(sel, legal, lang))
     if me is not None and view["phase"] == "program" and not animating:
         parts.append(_hand(view, me, legal if acting else [], sel, lang))
-    parts.append(_player_panel(view, bottom, lang, seats[bottom], board))
-    round_no = t("kiriai.round_n", lang, n=view["round"])
-    return (f'<div class="kiriai" data-phase="{view["phase"]}" data-round="{view["round"]}">'
+    parts.append(_player_panel(panels, bottom, lang, seats[bottom], board, animating,
+                               revealed[bottom]))
+    round_no = t("kiriai.round_n", lang, n=panels["round"])
+    return (f'<div class="kiriai" data-phase="{view["phase"]}" data-round="{panels["round"]}">'
             f'<p class="round">{esc(round_no)}</p>{"".join(parts)}</div>')
 
 

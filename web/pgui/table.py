@@ -51,6 +51,7 @@ class Table:
         self.bots = {1: RandomBot(seed=seed * 7 + 1)} if self.mode == "bot" else {}
         self.sel = self.ui.new_selection()
         self.shown = 0
+        self.before: dict[str, Any] | None = None
         self.dismissed = False
         # Hot-seat: the player whose hand may be on screen (None = nobody's).
         self.active: int | None = None
@@ -119,6 +120,9 @@ class Table:
         if action is None:
             return
         before = len(self.state.log)
+        # What the table looked like before this action: panels keep showing it while a
+        # reveal plays back, so nothing later (set-aside cards, spent specials) leaks early.
+        self.before = self.state.view(None if self.mode == "hotseat" else me)
         try:
             self.state.apply(me, action)
         except pygames.IllegalAction as exc:
@@ -128,7 +132,9 @@ class Table:
         if self.mode == "hotseat":
             self.active = None  # the screen goes dark until the next player takes the device
         self._after_change()
-        self._skip_quiet()
+        if self.animating:
+            self._skip_quiet()
+            self.advance()  # the first reveal shows at once; later steps are paced
 
     def _skip_quiet(self) -> None:
         """Events that need no pause (round headers, set-aside notes) are shown at once."""
@@ -152,7 +158,7 @@ class Table:
         """Milliseconds to wait before the next step (a reveal gets a longer look)."""
         if not self.animating:
             return 0
-        event = self.state.log[self.shown]
+        event = self.state.log[self.shown - 1]  # the step on screen now
         return self.speed * 3 // 2 if event["t"] in ("reveal", "start") else self.speed
 
     # -- output --------------------------------------------------------------------------
@@ -171,7 +177,8 @@ class Table:
         legal = self.state.legal_actions(me) if me is not None and not self.animating else []
         waiting = self.ui.who(1 - me, lang) if me is not None else ""
         table = self.ui.render_table(view, legal, lang, sel=self.sel, shown=self.shown,
-                                     seats=self.seats(), waiting_for=waiting)
+                                     seats=self.seats(), waiting_for=waiting,
+                                     before=self.before if self.animating else None)
         other = LANGS[1 - LANGS.index(lang)]
         header = (
             f'<header class="bar"><a class="home" href="./index.html">← {esc(t("lobby", lang))}</a>'
