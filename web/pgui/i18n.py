@@ -2,7 +2,7 @@
 
 >>> t("play", "ja")
 'プレイ'
->>> t("round_n", "en", n=3)
+>>> t("kiriai.round_n", "en", n=3)
 'Round 3'
 """
 
@@ -65,6 +65,8 @@ STRINGS: dict[str, dict[str, str]] = {
               "ja": "このゲームにはJavaScriptとWebAssemblyが必要です。"},
     # -- Kiri-ai --------------------------------------------------------------------
     "kiriai.red": {"en": "Red", "ja": "赤"},
+    "kiriai.battlefield": {"en": "Battlefield", "ja": "戦場"},
+    "kiriai.duel": {"en": "Programmed and revealed cards", "ja": "セットされたカードと公開されたカード"},
     "kiriai.blue": {"en": "Blue", "ja": "青"},
     "kiriai.heaven": {"en": "Heaven", "ja": "天"},
     "kiriai.earth": {"en": "Earth", "ja": "地"},

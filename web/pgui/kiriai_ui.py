@@ -71,7 +71,7 @@ def handle(cmd: str, sel: dict[str, Any], legal: list[str]) -> str | None:
         del picks[int(arg):]
     elif name == "clear":
         sel.update(new_selection())
-    elif name == "space" and arg in "234" and arg:
+    elif name == "space" and arg in ("2", "3", "4"):
         sel["space"] = int(arg)
     elif name == "stance" and arg in ("H", "E"):
         sel["stance"] = arg
@@ -168,6 +168,13 @@ def board_at(view: dict[str, Any], shown: int) -> dict[str, Any] | None:
             start = i + 1
             break
     if board is None:
+        # Nothing played back yet this game: the board before the first reveal (or, on
+        # the Advanced battlefield, before the start positions are revealed).
+        for event in log[shown:]:
+            if event["t"] == "reveal":
+                return {k: list(v) for k, v in event["board"].items()}
+            if event["t"] == "start":
+                return {"pos": None, "stance": None, "wounds": [0, 0]}
         return view["board"]
     for event in log[start:shown]:
         if event["t"] == "move":
@@ -257,7 +264,7 @@ def _battlefield(view: dict[str, Any], board: dict[str, Any] | None, lang: str,
     if board and board["pos"]:
         d = board["pos"][1] - board["pos"][0]
         distance = f'<p class="distance" data-distance="{d}">{esc(t("kiriai.distance", lang, d=d))}</p>'
-    return (f'<section class="battlefield size-{size}" aria-label="battlefield">'
+    return (f'<section class="battlefield size-{size}" aria-label="{esc(t("kiriai.battlefield", lang))}">'
             f'<div class="spaces">{"".join(cells)}</div>{distance}</section>')
 
 
@@ -320,7 +327,7 @@ def _duel_area(view: dict[str, Any], shown: int, lang: str, me: int | None,
                          f'<span class="slot-label">{esc(label)}</span>{face}</div>')
         rows.append(f'<div class="duel-row {COLOURS[p]}"><span class="duel-who">'
                     f'{esc(who(p, lang))}</span>{"".join(slots)}</div>')
-    return f'<section class="duel" aria-label="reveal">{"".join(rows)}</section>'
+    return f'<section class="duel" aria-label="{esc(t("kiriai.duel", lang))}">{"".join(rows)}</section>'
 
 
 def _hand(view: dict[str, Any], me: int, legal: list[str], sel: dict[str, Any],

@@ -207,22 +207,29 @@ class Table:
                     f'<button type="button" class="primary" data-cmd="handover-ok" autofocus>'
                     f'{esc(t("handover_ok", lang, who=name))}</button></div></div>')
         outcome = view["outcome"]
-        if outcome is None or self.animating or self.dismissed:
+        if outcome is None or self.animating:
             return ""
-        if not outcome["winners"]:
-            headline = t("draw", lang)
-        elif self.mode == "bot":
-            headline = t("you_win" if outcome["winners"] == [self.human] else "you_lose", lang)
-        else:
-            headline = t("wins", lang, who=self.ui.who(outcome["winners"][0], lang))
-        result = "win" if outcome["winners"] == [self.human] else "other"
+        headline = self._headline(outcome)
+        winner = outcome["winners"][0] if outcome["winners"] else "none"
+        rematch = (f'<button type="button" class="primary" data-cmd="rematch" autofocus>'
+                   f'{esc(t("rematch", lang))}</button>')
+        lobby = f'<a class="button" href="./index.html">{esc(t("back_to_lobby", lang))}</a>'
+        if self.dismissed:  # the board stays in view, with a bar to go on from
+            return (f'<div class="endbar" data-winner="{winner}" role="status">'
+                    f'<b>{esc(headline)}</b>{rematch}{lobby}</div>')
         return (f'<div class="overlay gameover" role="dialog" aria-modal="true" '
-                f'aria-labelledby="ov-title" data-result="{result}"><div class="box">'
+                f'aria-labelledby="ov-title" data-winner="{winner}"><div class="box">'
                 f'<p class="kicker">{esc(t("game_over", lang))}</p>'
                 f'<h2 id="ov-title">{esc(headline)}</h2>'
                 f'<p>{esc(self.ui.result_reason(outcome, lang))}</p>'
-                f'<div class="buttons"><button type="button" class="primary" data-cmd="rematch" '
-                f'autofocus>{esc(t("rematch", lang))}</button>'
+                f'<div class="buttons">{rematch}'
                 f'<button type="button" data-cmd="dismiss">{esc(t("review_board", lang))}</button>'
-                f'<a class="button" href="./index.html">{esc(t("back_to_lobby", lang))}</a>'
-                f'</div></div></div>')
+                f'{lobby}</div></div></div>')
+
+    def _headline(self, outcome: dict[str, Any]) -> str:
+        lang = self.lang
+        if not outcome["winners"]:
+            return t("draw", lang)
+        if self.mode == "bot":
+            return t("you_win" if outcome["winners"] == [self.human] else "you_lose", lang)
+        return t("wins", lang, who=self.ui.who(outcome["winners"][0], lang))
