@@ -9,20 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from pygames.kiriai import CARD_NAMES, SPECIALS
+
 from .i18n import esc, t
 
-CARD_NAMES = {
-    "A": {"en": "Approach", "ja": "接近"},
-    "R": {"en": "Retreat", "ja": "退却"},
-    "C": {"en": "Charge", "ja": "突撃"},
-    "S": {"en": "Change Stance", "ja": "構え変更"},
-    "H": {"en": "High Strike", "ja": "高打撃"},
-    "L": {"en": "Low Strike", "ja": "低打撃"},
-    "B": {"en": "Balanced Strike", "ja": "均衡打撃"},
-    "K": {"en": "Kesa Strike", "ja": "袈裟打撃"},
-    "Z": {"en": "Zan-Tetsu Strike", "ja": "斬鉄打撃"},
-    "X": {"en": "Counterattack", "ja": "反撃"},
-}
 #: A big glyph per card, shown on the card face.
 GLYPH = {"A": "→", "R": "←", "C": "⇉", "S": "⇅", "H": "高", "L": "低", "B": "均",
          "K": "袈", "Z": "斬", "X": "反"}
@@ -30,7 +20,7 @@ KIND = {"A": "move", "R": "move", "C": "move", "S": "move", "H": "strike", "L": 
         "B": "strike", "K": "special", "Z": "special", "X": "special"}
 HALVES = {"AR": ("A", "R"), "CS": ("C", "S")}
 COLOURS = ("red", "blue")
-SPECIALS_SET = frozenset("KZX")
+SPECIALS_SET = frozenset(SPECIALS)
 
 #: Events that get their own pause when a reveal is played back step by step.
 STEP_EVENTS = {"start", "reveal", "move", "stance", "strike", "counter", "clash", "wound", "end"}
