@@ -244,3 +244,16 @@ def test_loading_progress_is_shown_before_python_is_ready(page: Page):
     page.wait_for_selector(READY)
     expect(page.locator("#loading")).to_be_hidden()
     assert seen and all(u.startswith("http://127.0.0.1") for u in seen)
+
+
+def test_a_japanese_browser_gets_japanese_without_asking(new_context):
+    ctx = new_context(locale="ja-JP")
+    page = ctx.new_page()
+    page.goto("/index.html")
+    page.wait_for_selector(READY)
+    expect(page.locator("html")).to_have_attribute("lang", "ja")
+    expect(page.locator("#game-kiriai .play .l-ja")).to_have_text("プレイ")
+    page.goto("/play.html?game=kiriai&mode=hotseat")
+    page.wait_for_selector(READY)
+    expect(page.locator(".overlay.handover h2")).to_have_text("赤に端末を渡してください")
+    ctx.close()
