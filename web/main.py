@@ -66,6 +66,9 @@ def render():
     app.dataset.over = "true" if table.state.is_over() else "false"
     root.lang = table.lang
     document.title = f"{table.title()} — pygames"
+    log = app.querySelector(".log-lines")
+    if log:  # keep the newest line in view
+        log.scrollTop = log.scrollHeight
     target = None
     overlay = app.querySelector(".overlay [autofocus]")
     if overlay:
