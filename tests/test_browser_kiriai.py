@@ -272,3 +272,33 @@ def test_the_log_keeps_the_newest_line_in_view(page: Page):
         " return l.scrollHeight > l.clientHeight"
         " && l.scrollTop + l.clientHeight >= l.scrollHeight - 2; })()")
     assert at_bottom, "the log is scrolled away from its newest line"
+
+
+def test_lobby_boots_python_while_you_read_and_opens_the_table_in_place(page: Page):
+    wasm = []
+    page.on("request", lambda r: wasm.append(r.url) if r.url.endswith(".wasm") else None)
+    open_lobby(page)
+    # The lobby is usable at once; Python arrives in the background.
+    expect(page.locator("#loading")).to_be_hidden()
+    page.wait_for_function("() => Boolean(window.pygamesOpen)")
+    start_from_lobby(page, mode="bot")
+    expect(page.locator(".hand h2")).to_have_text("Your hand")
+    expect(page.locator("#lobby")).to_be_hidden()
+    assert len(wasm) == 1, f"Pyodide was loaded {len(wasm)} times"
+    # The address is the table's own: a reload gives the same kind of table.
+    assert "game=kiriai" in page.url and "mode=bot" in page.url
+    page.go_back()
+    page.wait_for_selector(READY)
+    expect(page.locator("#lobby")).to_be_visible()
+    expect(page.locator("#game-kiriai")).to_be_visible()
+
+
+def test_play_pressed_before_python_is_up_shows_progress_then_the_table(page: Page):
+    open_lobby(page)
+    page.locator("#game-kiriai button.play").click()
+    expect(page.locator("#loading")).to_be_visible()
+    expect(page.locator("#loading progress")).to_be_visible()
+    page.wait_for_url(re.compile(r"/play\.html\?"))
+    page.wait_for_selector(READY)
+    expect(page.locator("#loading")).to_be_hidden()
+    expect(page.locator(".hand")).to_be_visible()

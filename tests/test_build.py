@@ -84,10 +84,12 @@ def test_pyscript_config_names_wheel_and_every_pgui_file():
         assert (DIST / url).is_file(), url
 
 
-def test_lobby_is_rendered_by_pgui():
+def test_pages_are_rendered_by_pgui():
     import pgui.lobby
+    import pgui.pages
 
     assert (DIST / "index.html").read_text(encoding="utf-8") == pgui.lobby.render_lobby()
+    assert (DIST / "play.html").read_text(encoding="utf-8") == pgui.pages.render_play()
 
 
 def test_our_files_name_no_cdn():

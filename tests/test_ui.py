@@ -21,7 +21,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from pgui import i18n, kiriai_ui, lobby
+from pgui import i18n, kiriai_ui, lobby, pages
 from pgui.i18n import STRINGS, t
 from pgui.kiriai_ui import board_at, describe, render_log, render_table
 from pgui.table import Table
@@ -891,13 +891,17 @@ def test_planned_games_are_coming_soon_not_forms(lobby_html):
     assert len(forms) == len(pygames.game_ids())
 
 
-def test_lobby_prefetches_the_python_runtime(lobby_html):
-    prefetched = {attrs["href"] for tag, attrs in tags(lobby_html)
-                  if tag == "link" and attrs.get("rel") == "prefetch"}
-    for name in ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
-                 "pyodide-lock.json"):
-        assert f"./pyodide/{name}" in prefetched, name
-    assert any(h.startswith("./pyscript/") for h in prefetched)
+def test_lobby_boots_python_in_the_background_but_shows_no_loading_screen(lobby_html):
+    all_tags = tags(lobby_html)
+    assert any(tag == "script" and attrs.get("type") == "module"
+               and attrs.get("src") == "./pyscript/core.js" for tag, attrs in all_tags)
+    assert any(tag == "script" and attrs.get("type") == "py" and attrs.get("src") == "./main.py"
+               and attrs.get("config") == "./pyscript.json" for tag, attrs in all_tags)
+    loading = next(attrs for tag, attrs in all_tags if attrs.get("id") == "loading")
+    assert "hidden" in loading, "the lobby must not greet players with a loading screen"
+    play = pages.render_play()
+    play_loading = next(attrs for tag, attrs in tags(play) if attrs.get("id") == "loading")
+    assert "hidden" not in play_loading, "play.html shows its progress at once"
 
 
 def test_lobby_uses_no_outside_urls(lobby_html):

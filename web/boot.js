@@ -1,5 +1,9 @@
-// Thin glue that must run before Python exists: pick the language, show load progress,
+// Thin glue that must run before Python exists: pick the language, count load progress,
 // and turn any start-up failure into a readable message instead of a blank page.
+//
+// play.html waits for its table at once. The lobby boots Python in the background and
+// only waits once the player presses Play (window.pygamesWait); main.py then opens the
+// table through window.pygamesOpen, or picks up window.pygamesPending when it arrives.
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -10,27 +14,61 @@
   var lang = q || saved || (nav.indexOf("ja") === 0 ? "ja" : "en");
   root.lang = lang === "ja" ? "ja" : "en";
 
+  var waiting = false;
+  var failure = null;
   var steps = 0;
+  window.pygamesPending = "";
+
+  function el(id) { return document.getElementById(id); }
+  function tableOpen() { return root.dataset.table === "open"; }
+
   addEventListener("py:progress", function (e) {
     steps += 1;
-    var bar = document.getElementById("load-progress");
-    var detail = document.getElementById("load-detail");
+    var bar = el("load-progress");
+    var detail = el("load-detail");
     if (bar) bar.value = Math.min(steps, bar.max - 1);
     if (detail) detail.textContent = String(e.detail || "");
   });
 
-  function fail(message) {
-    if (root.dataset.ready === "true") return;
-    var box = document.getElementById("load-error");
-    var text = document.getElementById("load-error-text");
-    var loading = document.getElementById("loading");
-    if (!box) return;
-    if (text) text.textContent = message;
-    box.hidden = false;
-    if (loading) loading.hidden = true;
+  function showError(message) {
+    if (el("load-error-text")) el("load-error-text").textContent = message;
+    if (el("load-error")) el("load-error").hidden = false;
+    if (el("loading")) el("loading").hidden = true;
     root.dataset.failed = "true";
   }
+
+  function fail(message) {
+    if (tableOpen()) return;
+    failure = message;
+    if (waiting) showError(message);
+  }
   window.pygamesFail = fail;
+
+  function startWaiting() {
+    waiting = true;
+    if (failure) showError(failure);
+    setTimeout(function () {
+      if (!tableOpen() && !failure) {
+        fail(root.lang === "ja" ? "読み込みに時間がかかりすぎています。" : "Loading is taking too long.");
+      }
+    }, 120000);
+  }
+
+  // The lobby's Play button: open the table here as soon as Python can.
+  window.pygamesWait = function (query) {
+    if (failure) {  // Python did not boot in the lobby: let the table page try on its own
+      location.href = "./play.html?" + query;
+      return;
+    }
+    window.pygamesPending = query;
+    if (window.pygamesOpen) {
+      window.pygamesOpen(query);
+      return;
+    }
+    if (el("loading")) el("loading").hidden = false;
+    startWaiting();
+  };
+
   addEventListener("error", function (e) {
     fail((e && (e.message || (e.error && e.error.message))) || "load error");
   });
@@ -41,10 +79,9 @@
   new MutationObserver(function () {
     var err = document.querySelector(".py-error");
     if (err) fail(err.textContent);
-  }).observe(document.documentElement, { childList: true, subtree: true });
-  setTimeout(function () {
-    if (root.dataset.ready !== "true") {
-      fail(root.lang === "ja" ? "読み込みに時間がかかりすぎています。" : "Loading is taking too long.");
-    }
-  }, 120000);
+  }).observe(root, { childList: true, subtree: true });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!el("lobby")) startWaiting();
+  });
 })();

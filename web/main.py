@@ -1,8 +1,12 @@
-"""The table page's DOM layer: the only Python here that touches the browser.
+"""The pages' DOM layer: the only Python here that touches the browser.
 
 Everything else (rules, rendering, the session) is plain Python in ``pygames`` and
-``pgui``, tested in CPython. This file reads the URL, renders ``Table.html()`` into
-``#app``, routes clicks on ``[data-cmd]`` back to the table, and paces reveals.
+``pgui``, tested in CPython. This file turns a table query (``game=kiriai&mode=bot...``)
+into a :class:`pgui.table.Table`, renders it into ``#app``, routes clicks on
+``[data-cmd]`` back to it, and paces reveals.
+
+On ``play.html`` the query is the page's own. In the lobby, Python boots while the
+player reads; Play hands the query over (``boot.js``) and the table opens in place.
 """
 
 from pgui.i18n import pick_lang
@@ -14,21 +18,17 @@ import pygames
 
 root = document.documentElement
 app = document.getElementById("app")
-params = window.URLSearchParams.new(window.location.search)
+table = None
+timer = None
 
 
-def param(name):
-    # URLSearchParams.get gives JS null (not None) for a missing name: ask has() first.
-    return str(params.get(name)) if params.has(name) else None
-
-
-def parse_options(game):
-    """Options from the URL, matched against the game's allowed values."""
+def parse_options(game, params):
+    """Options from the query, matched against the game's allowed values."""
     options = {}
     for name, spec in game.option_schema.items():
-        raw = param(name)
-        if raw is None:
+        if not params.has(name):
             continue
+        raw = str(params.get(name))
         matches = [v for v in spec.get("values", []) if str(v) == raw]
         if not matches:
             raise ValueError(f"option {name!r} cannot be {raw!r}")
@@ -36,9 +36,14 @@ def parse_options(game):
     return options
 
 
-def make_table():
-    game_id = param("game") or "kiriai"
-    game = pygames.get_game(game_id)
+def make_table(query):
+    params = window.URLSearchParams.new(query)
+
+    # URLSearchParams.get gives JS null (not None) for a missing name: ask has() first.
+    def param(name):
+        return str(params.get(name)) if params.has(name) else None
+
+    game = pygames.get_game(param("game") or "kiriai")
     seed_text = param("seed")
     seed = int(seed_text) if seed_text and seed_text.isdigit() else int(
         window.Math.random() * 2**31)
@@ -46,15 +51,12 @@ def make_table():
     speed = int(speed_text) if speed_text and speed_text.isdigit() else 900
     try:
         saved = window.localStorage.getItem("pygames.lang")
-        saved = str(saved) if isinstance(saved, str) else None
+        saved = saved if isinstance(saved, str) else None
     except Exception:  # storage can be blocked; the browser language still works
         saved = None
     lang = pick_lang(param("lang"), saved, str(window.navigator.language or "en"))
-    return Table(game_id, mode=param("mode") or "bot", seed=seed,
-                 options=parse_options(game), lang=lang, speed=speed)
-
-
-timer = None
+    return Table(game.id, mode=param("mode") or "bot", seed=seed,
+                 options=parse_options(game, params), lang=lang, speed=speed)
 
 
 def render():
@@ -69,18 +71,15 @@ def render():
     log = app.querySelector(".log-lines")
     if log:  # keep the newest line in view
         log.scrollTop = log.scrollHeight
-    target = None
-    overlay = app.querySelector(".overlay [autofocus]")
-    if overlay:
-        target = overlay
-    elif focus_cmd:
+    target = app.querySelector(".overlay [autofocus]")
+    if not target and focus_cmd:
         for el in app.querySelectorAll("[data-cmd]"):
             if el.getAttribute("data-cmd") == focus_cmd and not el.disabled:
                 target = el
                 break
-    if not target and focus_cmd:
-        target = app.querySelector(
-            ".controls button:not([disabled]), .hand button:not([disabled])")
+        if not target:
+            target = app.querySelector(
+                ".controls button:not([disabled]), .hand button:not([disabled])")
     if target:
         target.focus()
 
@@ -104,7 +103,7 @@ def tick(*_):
 
 def on_click(event):
     el = event.target.closest("[data-cmd]")
-    if not el or el.disabled:
+    if not el or el.disabled or table is None:
         return
     cmd = str(el.getAttribute("data-cmd"))
     table.command(cmd)
@@ -117,15 +116,32 @@ def on_click(event):
     schedule()
 
 
-tick_proxy = create_proxy(tick)
-try:
-    table = make_table()
-except (ValueError, KeyError) as exc:
-    window.pygamesFail(str(exc).strip("'\""))
-else:
-    app.addEventListener("click", create_proxy(on_click))
+def open_table(query, *_):
+    """Start the table a query names and show it (a bad query gets a readable error)."""
+    global table
+    query = str(query).lstrip("?")
+    try:
+        table = make_table(query)
+    except (ValueError, KeyError) as exc:
+        window.pygamesFail(str(exc).strip("'\""))
+        return
     render()
     schedule()
+    lobby = document.getElementById("lobby")
+    if lobby:  # opened in place from the lobby: the address becomes the table's own
+        lobby.hidden = True
+        window.history.pushState(None, "", f"./play.html?{query}")
     document.getElementById("loading").hidden = True
     app.hidden = False
+    root.dataset.table = "open"
     root.dataset.ready = "true"
+
+
+tick_proxy = create_proxy(tick)
+app.addEventListener("click", create_proxy(on_click))
+if document.getElementById("lobby"):
+    window.pygamesOpen = create_proxy(open_table)
+    if window.pygamesPending:  # Play was pressed while Python was still booting
+        open_table(window.pygamesPending)
+else:
+    open_table(window.location.search)

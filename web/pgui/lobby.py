@@ -1,9 +1,9 @@
 """The lobby page, rendered at build time from the engines' registry.
 
 It is plain HTML and CSS (usable before Python has booted), in both languages at once:
-CSS shows the spans matching ``<html lang>``, which a few lines of inline script set from
-the saved choice or the browser's language. While the player reads it, the browser
-prefetches the Python runtime so the table opens sooner.
+CSS shows the spans matching ``<html lang>``, which ``boot.js`` sets from the URL, the
+saved choice or the browser's language. While the player reads it, Python boots in the
+background; Play then opens the table in this same page, without a second boot.
 """
 
 from __future__ import annotations
@@ -13,16 +13,7 @@ from typing import Any
 import pygames
 
 from .i18n import LANGS, both, esc, t
-
-#: Runtime files fetched in the background as soon as the lobby is shown.
-PREFETCH = (
-    "./pyscript/core.js",
-    "./pyodide/pyodide.mjs",
-    "./pyodide/pyodide.asm.mjs",
-    "./pyodide/pyodide.asm.wasm",
-    "./pyodide/python_stdlib.zip",
-    "./pyodide/pyodide-lock.json",
-)
+from .pages import head, python_shell
 
 #: A short line per game for its lobby card (our own words).
 BLURBS = {
@@ -86,21 +77,10 @@ def _planned_card(gid: str, names: dict[str, str]) -> str:
             f'<p class="soon">{both("coming_soon")}</p></article>')
 
 
-BOOT_LANG = """
-(function () {
-  var q = new URLSearchParams(location.search).get("lang");
-  var saved = null;
-  try { saved = localStorage.getItem("pygames.lang"); } catch (e) {}
-  var nav = (navigator.language || "en").toLowerCase();
-  var lang = q || saved || (nav.indexOf("ja") === 0 ? "ja" : "en");
-  if (lang !== "ja") lang = "en";
-  document.documentElement.lang = lang;
-})();
-"""
-
 LOBBY_SCRIPT = """
 (function () {
   var root = document.documentElement;
+  var lobby = document.getElementById("lobby");
   function apply(lang) {
     root.lang = lang;
     try { localStorage.setItem("pygames.lang", lang); } catch (e) {}
@@ -110,14 +90,29 @@ LOBBY_SCRIPT = """
   document.getElementById("lang-toggle").addEventListener("click", function () {
     apply(root.lang === "ja" ? "en" : "ja");
   });
+  // Play opens the table in this page, where Python has been booting all along; the
+  // URL becomes the table's own (play.html?...), so reload and bookmarks still work.
+  document.querySelectorAll("form.start").forEach(function (form) {
+    form.addEventListener("submit", function (e) {
+      if (!window.pygamesWait) return;  // boot glue missing: plain navigation
+      e.preventDefault();
+      var query = new URLSearchParams(new FormData(form)).toString();
+      root.dataset.ready = "false";
+      lobby.hidden = true;
+      window.pygamesWait(query);
+    });
+  });
+  addEventListener("popstate", function () {
+    // Back from a table opened in place: the lobby again, fresh.
+    location.reload();
+  });
   root.dataset.ready = "true";
 })();
 """
 
 
-def render_lobby(prefetch: tuple[str, ...] = PREFETCH) -> str:
+def render_lobby() -> str:
     """The complete lobby HTML document."""
-    links = "".join(f'<link rel="prefetch" href="{esc(h)}">' for h in prefetch)
     games = "".join(_game_card(pygames.get_game(g)) for g in pygames.game_ids())
     planned = "".join(_planned_card(g, n) for g, n in pygames.PLANNED.items())
     toggle = "".join(f'<span lang="{lang}" class="l-{lang}">{esc(t("lang_switch", lang))}</span>'
@@ -125,17 +120,10 @@ def render_lobby(prefetch: tuple[str, ...] = PREFETCH) -> str:
     return f"""<!doctype html>
 <html lang="en" data-ready="false">
 <head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>pygames</title>
-<meta name="description" content="Board and card games in your browser, no server.">
-<link rel="icon" href="./favicon.svg" type="image/svg+xml">
-<link rel="manifest" href="./manifest.webmanifest">
-<link rel="stylesheet" href="./app.css">
-{links}
-<script>{BOOT_LANG}</script>
+{head("pygames", "Board and card games in your browser, no server.")}
 </head>
 <body class="lobby">
+<div id="lobby">
 <header class="bar"><h1>pygames</h1>
 <button type="button" id="lang-toggle" class="lang">{toggle}</button></header>
 <main class="lobby-main">
@@ -144,6 +132,8 @@ def render_lobby(prefetch: tuple[str, ...] = PREFETCH) -> str:
 <div class="games">{games}{planned}</div>
 <p class="note">{both("offline_note")} {both("loading_hint")}</p>
 </main>
+</div>
+{python_shell(loading_hidden=True)}
 <script>{LOBBY_SCRIPT}</script>
 </body>
 </html>

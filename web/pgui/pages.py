@@ -1,0 +1,65 @@
+"""The HTML shells of our pages, rendered at build time.
+
+Both pages boot Python the same way (PyScript with the local Pyodide, ``main.py``) and
+share the loading and error screens, so they are written once here:
+
+* ``index.html`` (:func:`pgui.lobby.render_lobby`) is the lobby: plain HTML usable at
+  once, which boots Python in the background and opens the chosen table in place.
+* ``play.html`` (:func:`render_play`) opens the table named by its URL directly.
+"""
+
+from __future__ import annotations
+
+from .i18n import both
+
+
+def head(title: str, description: str = "") -> str:
+    """The shared ``<head>`` content: styles, language/progress glue, PyScript."""
+    meta = f'<meta name="description" content="{description}">' if description else ""
+    return f"""<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>{meta}
+<link rel="icon" href="./favicon.svg" type="image/svg+xml">
+<link rel="manifest" href="./manifest.webmanifest">
+<link rel="stylesheet" href="./pyscript/core.css">
+<link rel="stylesheet" href="./app.css">
+<script src="./boot.js"></script>
+<script type="module" src="./pyscript/core.js"></script>"""
+
+
+def python_shell(*, loading_hidden: bool) -> str:
+    """Loading screen (with progress), error screen, the table's root, and Python itself."""
+    hidden = " hidden" if loading_hidden else ""
+    return f"""<div id="loading" class="loading" role="status" aria-live="polite"{hidden}>
+  <div class="box">
+    <p class="title">{both("loading_python")}</p>
+    <progress id="load-progress" max="8" value="0"></progress>
+    <p id="load-detail" class="muted">…</p>
+    <p class="muted"><a href="./index.html">← {both("lobby")}</a></p>
+  </div>
+</div>
+<div id="load-error" class="loading error" role="alert" hidden>
+  <div class="box">
+    <p class="title">{both("load_failed")}</p>
+    <pre id="load-error-text"></pre>
+    <p><button type="button" onclick="location.reload()">{both("reload")}</button>
+       <a class="button" href="./index.html">{both("back_to_lobby")}</a></p>
+  </div>
+</div>
+<noscript><p class="loading">{both("no_js")}</p></noscript>
+<div id="app" hidden></div>
+<script type="py" src="./main.py" config="./pyscript.json"></script>"""
+
+
+def render_play() -> str:
+    """``play.html``: a table straight from its URL (``?game=kiriai&mode=bot...``)."""
+    return f"""<!doctype html>
+<html lang="en" data-ready="false">
+<head>
+{head("pygames")}
+</head>
+<body class="play">
+{python_shell(loading_hidden=False)}
+</body>
+</html>
+"""
