@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .core import Rng, State
+from .core import Game, Rng, State
 
-__all__ = ["RandomBot", "play_bots"]
+__all__ = ["RandomBot", "play_bots", "self_play"]
 
 
 class RandomBot:
@@ -41,3 +41,17 @@ def play_bots(state: State, bots: dict[int, RandomBot]) -> None:
             return
         for p in movers:
             state.apply(p, bots[p].choose(state.view(p), state.legal_actions(p)))
+
+
+def self_play(game: Game, *, seed: int, options: dict[str, Any] | None = None,
+              players: int = 2) -> State:
+    """A whole game between random bots, all seeded: the same record in every runtime.
+
+    >>> import pygames
+    >>> game = pygames.get_game("kiriai")
+    >>> self_play(game, seed=3).record() == self_play(game, seed=3).record()
+    True
+    """
+    state = game.new_game(seed=seed, players=players, options=options)
+    play_bots(state, {p: RandomBot(seed=seed * 1000 + p) for p in range(players)})
+    return state
