@@ -213,22 +213,25 @@ def _card_back(extra: str = "", label: str = "") -> str:
     return f'<div class="card back {extra}" title="{esc(label)}"><span class="glyph">⚔</span></div>'
 
 
-def _samurai(p: int, board: dict[str, Any], lang: str) -> str:
+def _samurai(p: int, board: dict[str, Any], lang: str, struck: bool = False) -> str:
     stance = board["stance"][p]
     wounds = board["wounds"][p]
     injured = " injured" if wounds else ""
+    injured += " struck" if struck else ""
+    # The glyph already says the stance to a Japanese reader; others get the word too.
+    word = "" if lang == "ja" else t("kiriai.heaven" if stance == "H" else "kiriai.earth", lang)
     pips = "".join('<i class="pip hurt"></i>' if i < wounds else '<i class="pip"></i>'
                    for i in range(2))
     label = f"{who(p, lang)}: {stance_name(stance, lang)}, {t('kiriai.wounds', lang, n=wounds)}"
     return (f'<div class="samurai {COLOURS[p]} stance-{stance}{injured}" data-player="{p}" '
             f'data-stance="{stance}" data-wounds="{wounds}" role="img" aria-label="{esc(label)}">'
             f'<span class="stance-glyph" aria-hidden="true">{"天" if stance == "H" else "地"}</span>'
-            f'<span class="sname">{esc(t("kiriai.heaven" if stance == "H" else "kiriai.earth", lang))}</span>'
+            f'<span class="sname">{esc(word)}</span>'
             f'<span class="pips">{pips}</span></div>')
 
 
 def _battlefield(view: dict[str, Any], board: dict[str, Any] | None, lang: str,
-                 sel: dict[str, Any], setup_for: int | None) -> str:
+                 sel: dict[str, Any], setup_for: int | None, struck: int | None = None) -> str:
     size = view["size"]
     cells = []
     for space in range(1, size + 1):
@@ -236,7 +239,8 @@ def _battlefield(view: dict[str, Any], board: dict[str, Any] | None, lang: str,
         attrs = ""
         classes = ["space"]
         if board and board["pos"]:
-            inner = "".join(_samurai(p, board, lang) for p in (0, 1) if board["pos"][p] == space)
+            inner = "".join(_samurai(p, board, lang, p == struck)
+                            for p in (0, 1) if board["pos"][p] == space)
         if setup_for is not None:
             own = space if setup_for == 0 else size + 1 - space
             if own in (2, 3, 4):
@@ -385,9 +389,10 @@ def _setup_controls(sel: dict[str, Any], legal: list[str], lang: str) -> str:
 
 
 def prompt(view: dict[str, Any], me: int | None, legal: list[str], sel: dict[str, Any],
-           lang: str, animating: bool, waiting_for: str) -> str:
-    if animating:
-        return t("kiriai.resolving", lang)
+           lang: str, animating: bool, waiting_for: str,
+           current: dict[str, Any] | None = None) -> str:
+    if animating:  # say the step on screen now, so the playback reads by itself
+        return describe(current, lang) if current else t("kiriai.resolving", lang)
     if view["phase"] == "over" or me is None:
         return ""
     name = who(me, lang)
@@ -424,6 +429,8 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
     bottom = me if me is not None else 0
     top = 1 - bottom
     panels = before if (animating and before is not None) else view
+    steps = [e for e in log[:shown] if e["t"] in STEP_EVENTS] if animating else []
+    current = steps[-1] if steps else None  # the step of the playback on screen now
     revealed = [set(), set()]
     if animating:
         for cards in current_reveals(log, shown):
@@ -431,10 +438,11 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
                 revealed[p].add(card)
     parts = [
         _player_panel(panels, top, lang, seats[top], board, animating, revealed[top]),
-        _battlefield(view, board, lang, sel, setup_for),
+        _battlefield(view, board, lang, sel, setup_for,
+                     current["p"] if current and current["t"] == "wound" else None),
         _duel_area(view, shown, lang, me, sel),
         f'<p class="prompt" role="status" aria-live="polite">'
-        f'{esc(prompt(view, me, legal, sel, lang, animating, waiting_for))}</p>',
+        f'{esc(prompt(view, me, legal, sel, lang, animating, waiting_for, current))}</p>',
     ]
     if animating:
         parts.append(f'<div class="controls"><button type="button" data-cmd="skip">'
