@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pygames.kiriai import CARD_NAMES, SPECIALS
+from pygames.kiriai import BASE_HAND, CARD_NAMES, SPECIALS
 
 from .i18n import esc, t
 
@@ -236,7 +236,6 @@ def _battlefield(view: dict[str, Any], board: dict[str, Any] | None, lang: str,
     cells = []
     for space in range(1, size + 1):
         inner = ""
-        attrs = ""
         classes = ["space"]
         if board and board["pos"]:
             inner = "".join(_samurai(p, board, lang, p == struck)
@@ -252,7 +251,7 @@ def _battlefield(view: dict[str, Any], board: dict[str, Any] | None, lang: str,
                 inner += (f'<button type="button" class="zone-pick" data-cmd="space:{own}" '
                           f'aria-pressed="{str(chosen).lower()}" aria-label="{esc(label)}">'
                           f'{own}</button>')
-        cells.append(f'<div class="{" ".join(classes)}" data-space="{space}"{attrs}>'
+        cells.append(f'<div class="{" ".join(classes)}" data-space="{space}">'
                      f'<span class="num">{space}</span>{inner}</div>')
     distance = ""
     if board and board["pos"]:
@@ -329,10 +328,9 @@ def _hand(view: dict[str, Any], me: int, legal: list[str], sel: dict[str, Any],
     """The acting player's cards as buttons; only legal next picks are enabled."""
     hand = view["hands"][me]
     allowed = first_choices(legal, sel["picks"])
-    used = {c for c in sel["picks"]}
+    used = set(sel["picks"])
     items = []
-    physical = ["AR", "CS", "H", "L", "B"]
-    for phys in physical:
+    for phys in BASE_HAND:
         halves = HALVES.get(phys, (phys,))
         resting = phys == hand["aside"]
         buttons = []
