@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import pygames
-from pygames.bots import RandomBot
+from pygames.bots import RandomBot, play_bots
 
 from . import kiriai_ui
 from .i18n import LANGS, esc, t
@@ -76,10 +76,7 @@ class Table:
 
     def _after_change(self) -> None:
         """Let bots act, then decide whose eyes the screen is for."""
-        if self.bots:
-            for p in [p for p in self.state.to_move() if p in self.bots]:
-                view = self.state.view(p)
-                self.state.apply(p, self.bots[p].choose(view, self.state.legal_actions(p)))
+        play_bots(self.state, self.bots)
         self._next_handover()
 
     def _next_handover(self) -> None:
