@@ -208,7 +208,12 @@ def pick_lang(*candidates: str | None) -> str:
     return "en"
 
 
-def both(key: str, **kwargs: object) -> str:
+def bilingual(texts: dict[str, str]) -> str:
     """Both languages as spans; CSS shows the one matching ``html[lang]`` (static pages)."""
-    return "".join(f'<span lang="{lang}" class="l-{lang}">{esc(t(key, lang, **kwargs))}</span>'
+    return "".join(f'<span lang="{lang}" class="l-{lang}">{esc(texts[lang])}</span>'
                    for lang in LANGS)
+
+
+def both(key: str, **kwargs: object) -> str:
+    """:func:`bilingual` for one of our strings."""
+    return bilingual({lang: t(key, lang, **kwargs) for lang in LANGS})

@@ -12,7 +12,7 @@ from typing import Any
 
 import pygames
 
-from .i18n import LANGS, both, esc, t
+from .i18n import bilingual, both, esc
 from .pages import head, python_shell
 
 #: A short line per game for its lobby card (our own words).
@@ -25,11 +25,6 @@ BLURBS = {
     "electors": {"en": "Prince-electors choose the next king. 2–4 players.",
                  "ja": "選帝侯となって次の王を選ぶ。2〜4人。"},
 }
-
-
-def _bi(texts: dict[str, str]) -> str:
-    return "".join(f'<span lang="{lang}" class="l-{lang}">{esc(texts[lang])}</span>'
-                   for lang in LANGS)
 
 
 def _players(game: pygames.Game) -> str:
@@ -56,13 +51,13 @@ def _game_card(game: pygames.Game) -> str:
     options = []
     for name, spec in game.option_schema.items():
         labels = game.option_labels.get(name, {})
-        legend = _bi(labels["label"]) if "label" in labels else esc(name)
-        choices = [(v, _bi(labels[v]) if v in labels else esc(v)) for v in spec["values"]]
+        legend = bilingual(labels["label"]) if "label" in labels else esc(name)
+        choices = [(v, bilingual(labels[v]) if v in labels else esc(v)) for v in spec["values"]]
         options.append(_radio_group(name, legend, choices, spec["default"], gid))
     return (
         f'<article class="game" id="game-{esc(gid)}" data-game="{esc(gid)}">'
-        f'<h2>{_bi(game.names)}</h2><p class="meta">{_players(game)}</p>'
-        f'<p>{_bi(BLURBS.get(gid, game.names))}</p>'
+        f'<h2>{bilingual(game.names)}</h2><p class="meta">{_players(game)}</p>'
+        f'<p>{bilingual(BLURBS.get(gid, game.names))}</p>'
         f'<form action="./play.html" method="get" class="start">'
         f'<input type="hidden" name="game" value="{esc(gid)}">'
         f'<input type="hidden" name="lang" value="en" class="lang-field">'
@@ -73,7 +68,7 @@ def _game_card(game: pygames.Game) -> str:
 
 def _planned_card(gid: str, names: dict[str, str]) -> str:
     return (f'<article class="game planned" data-game="{esc(gid)}" aria-disabled="true">'
-            f'<h2>{_bi(names)}</h2><p>{_bi(BLURBS.get(gid, names))}</p>'
+            f'<h2>{bilingual(names)}</h2><p>{bilingual(BLURBS.get(gid, names))}</p>'
             f'<p class="soon">{both("coming_soon")}</p></article>')
 
 
@@ -115,8 +110,7 @@ def render_lobby() -> str:
     """The complete lobby HTML document."""
     games = "".join(_game_card(pygames.get_game(g)) for g in pygames.game_ids())
     planned = "".join(_planned_card(g, n) for g, n in pygames.PLANNED.items())
-    toggle = "".join(f'<span lang="{lang}" class="l-{lang}">{esc(t("lang_switch", lang))}</span>'
-                     for lang in LANGS)
+    toggle = both("lang_switch")
     return f"""<!doctype html>
 <html lang="en" data-ready="false">
 <head>
