@@ -165,3 +165,36 @@ def test_pyscript_page_loads_wheel_and_pgui_locally(page, server_url, page_error
     assert root.get_attribute("data-pgui").endswith("pgui/__init__.py")
     assert f"{server_url}/wheels/{wheel_name()}" in requested
     assert not [u for u in requested if "micropip" in u]
+
+
+def test_readme_serve_command_serves_the_app_on_the_chosen_port():
+    """`python build.py serve --port N`, as the README says, on 127.0.0.1 only."""
+    import socket
+    import sys
+    import time
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, "build.py", "serve", "--port", str(port)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/index.html") as resp:
+                    body = resp.read().decode()
+                break
+            except OSError:
+                assert proc.poll() is None, proc.stdout.read().decode()
+                assert time.monotonic() < deadline, "serve never answered"
+                time.sleep(0.3)
+        assert "Kiri-ai: The Duel" in body
+        with urllib.request.urlopen(
+                f"http://127.0.0.1:{port}/pyodide/pyodide.asm.wasm") as resp:
+            assert resp.headers["Content-Type"] == "application/wasm"
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/play.html") as resp:
+            assert 'src="./main.py"' in resp.read().decode()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
