@@ -438,7 +438,8 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
         _player_panel(panels, top, lang, seats[top], board, animating, revealed[top]),
         _battlefield(view, board, lang, sel, setup_for,
                      current["p"] if current and current["t"] == "wound" else None),
-        _duel_area(view, shown, lang, me, sel),
+        # Before the first round (Advanced setup) there are no program slots to show.
+        _duel_area(view, shown, lang, me, sel) if view["phase"] != "setup" else "",
         f'<p class="prompt" role="status" aria-live="polite">'
         f'{esc(prompt(view, me, legal, sel, lang, animating, waiting_for, current))}</p>',
     ]
