@@ -229,9 +229,11 @@ def test_bad_table_url_gets_a_readable_error(page: Page, page_errors):
     expect(box).to_be_visible()
     expect(box).to_contain_text("unknown game 'chess'")
     expect(box).to_contain_text("kiriai")
-    page.goto("/play.html?game=kiriai&battlefield=huge")
+    expect(box).to_contain_text("does not exist")
+    page.goto("/play.html?game=kiriai&battlefield=huge&lang=ja")
     expect(box).to_be_visible()
     expect(box).to_contain_text("battlefield")
+    expect(box).to_contain_text("このリンクのゲーム・モード・オプションは存在しません")
 
 
 def test_loading_progress_is_shown_before_python_is_ready(page: Page):

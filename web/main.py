@@ -9,7 +9,7 @@ On ``play.html`` the query is the page's own. In the lobby, Python boots while t
 player reads; Play hands the query over (``boot.js``) and the table opens in place.
 """
 
-from pgui.i18n import pick_lang
+from pgui.i18n import pick_lang, t
 from pgui.table import Table
 from pyodide.ffi import create_proxy
 from pyscript import document, window
@@ -20,6 +20,21 @@ root = document.documentElement
 app = document.getElementById("app")
 table = None
 timer = None
+
+
+def param(params, name):
+    """A query parameter as text, or None (``get`` gives JS null, not None, when absent)."""
+    return str(params.get(name)) if params.has(name) else None
+
+
+def query_lang(params):
+    """The query's language, else the saved choice, else the browser's."""
+    try:
+        saved = window.localStorage.getItem("pygames.lang")
+        saved = saved if isinstance(saved, str) else None
+    except Exception:  # storage can be blocked; the browser language still works
+        saved = None
+    return pick_lang(param(params, "lang"), saved, str(window.navigator.language or "en"))
 
 
 def parse_options(game, params):
@@ -38,24 +53,14 @@ def parse_options(game, params):
 
 def make_table(query):
     params = window.URLSearchParams.new(query)
-
-    # URLSearchParams.get gives JS null (not None) for a missing name: ask has() first.
-    def param(name):
-        return str(params.get(name)) if params.has(name) else None
-
-    game = pygames.get_game(param("game") or "kiriai")
-    seed_text = param("seed")
+    lang = query_lang(params)
+    game = pygames.get_game(param(params, "game") or "kiriai")
+    seed_text = param(params, "seed")
     seed = int(seed_text) if seed_text and seed_text.isdigit() else int(
         window.Math.random() * 2**31)
-    speed_text = param("speed")
+    speed_text = param(params, "speed")
     speed = int(speed_text) if speed_text and speed_text.isdigit() else 900
-    try:
-        saved = window.localStorage.getItem("pygames.lang")
-        saved = saved if isinstance(saved, str) else None
-    except Exception:  # storage can be blocked; the browser language still works
-        saved = None
-    lang = pick_lang(param("lang"), saved, str(window.navigator.language or "en"))
-    return Table(game.id, mode=param("mode") or "bot", seed=seed,
+    return Table(game.id, mode=param(params, "mode") or "bot", seed=seed,
                  options=parse_options(game, params), lang=lang, speed=speed)
 
 
@@ -123,7 +128,9 @@ def open_table(query, *_):
     try:
         table = make_table(query)
     except (ValueError, KeyError) as exc:
-        window.pygamesFail(str(exc).strip("'\""))
+        lang = query_lang(window.URLSearchParams.new(query))
+        detail = str(exc).strip("'\"")  # KeyError quotes its message
+        window.pygamesFail(f"{t('bad_link', lang)}\n({detail})")
         return
     render()
     schedule()

@@ -31,6 +31,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "back_to_lobby": {"en": "Back to games", "ja": "ゲーム一覧へ"},
     "loading_python": {"en": "Starting Python in your browser…",
                        "ja": "ブラウザでPythonを起動しています…"},
+    "bad_link": {"en": "This link names a game, mode or option that does not exist.",
+                 "ja": "このリンクのゲーム・モード・オプションは存在しません。"},
     "load_failed": {"en": "The game could not start.", "ja": "ゲームを開始できませんでした。"},
     "reload": {"en": "Reload", "ja": "再読み込み"},
     "rules": {"en": "Rules summary", "ja": "ルール概要"},
@@ -98,6 +100,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "kiriai.from_your_end": {"en": "{n} from your end", "ja": "自陣から{n}マス目"},
     "kiriai.resolving": {"en": "Cards revealed: resolving…", "ja": "カード公開：解決中…"},
     "kiriai.round_n": {"en": "Round {n}", "ja": "ラウンド {n}"},
+    "kiriai.setup": {"en": "Setup: secret start positions", "ja": "準備：秘密の初期配置"},
     "kiriai.cannot_use": {"en": "set aside this round", "ja": "このラウンドは使えません"},
     # Log lines (structured engine events, worded here).
     "kiriai.ev.round": {"en": "— Round {n} —", "ja": "― ラウンド {n} ―"},

@@ -454,7 +454,8 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
         parts.append(_hand(view, me, legal if acting else [], sel, lang))
     parts.append(_player_panel(panels, bottom, lang, seats[bottom], board, animating,
                                revealed[bottom]))
-    round_no = t("kiriai.round_n", lang, n=panels["round"])
+    round_no = (t("kiriai.setup", lang) if view["phase"] == "setup"
+                else t("kiriai.round_n", lang, n=panels["round"]))
     return (f'<div class="kiriai" data-phase="{view["phase"]}" data-round="{panels["round"]}">'
             f'<p class="round">{esc(round_no)}</p>{"".join(parts)}</div>')
 
