@@ -366,7 +366,7 @@ class KiriaiState(State):
         for p in (RED, BLUE):
             if cards[p] == "X":
                 o = 1 - p
-                landed = hits[o] and cards[o] != "X"
+                landed = hits[o]  # only a strike card can land; a Counterattack is not one
                 self.log.append({"t": "counter", "p": p, "hit": landed})
                 if landed:
                     countered[o] = True

@@ -266,7 +266,7 @@ def _player_panel(view: dict[str, Any], p: int, lang: str, seat: str,
                   revealed: set[str] = frozenset()) -> str:
     hand = dict(view["hands"][p])
     for card in revealed:  # a special turned up during the playback is spent from then on
-        if card in SPECIALS_SET and card != hand["special"] and hand["special"] is None:
+        if card in SPECIALS_SET and hand["special"] is None:
             hand.update(special=card, special_spent=True)
         elif card == hand["special"]:
             hand["special_spent"] = True
