@@ -22,7 +22,8 @@ import copy
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
-__all__ = ["IllegalAction", "Game", "State", "Rng", "RECORD_VERSION"]
+__all__ = ["IllegalAction", "Game", "State", "Rng", "RECORD_VERSION", "private_event",
+           "redact_event"]
 
 #: Version of the record format (bumped when a record's meaning changes).
 RECORD_VERSION = 1
@@ -83,6 +84,32 @@ class Rng:
         for i in range(len(items) - 1, 0, -1):
             j = self.randbelow(i + 1)
             items[i], items[j] = items[j], items[i]
+
+
+def private_event(event: dict[str, Any], seats: list[int] | tuple[int, ...],
+                  hide: list[str] | tuple[str, ...]) -> dict[str, Any]:
+    """Mark ``event`` as partly secret: only ``seats`` see the fields named in ``hide``.
+
+    Every other seat (and a spectator) gets the same event without those fields, so all
+    seats see the same number of events in the same order, and a table can word "Blue drew
+    2 cards" for one seat and "you drew Judge, Surgeon" for the other.
+
+    >>> e = private_event({"t": "draw", "p": 1, "n": 1, "cards": [8]}, [1], ["cards"])
+    >>> redact_event(e, 0), redact_event(e, 1)
+    ({'t': 'draw', 'p': 1, 'n': 1}, {'t': 'draw', 'p': 1, 'n': 1, 'cards': [8]})
+    """
+    event["_to"] = list(seats)
+    event["_hide"] = list(hide)
+    return event
+
+
+def redact_event(event: dict[str, Any], player: int | None) -> dict[str, Any]:
+    """The copy of a stored event that ``player`` may see (``None``: a spectator)."""
+    if "_to" not in event:
+        return copy.deepcopy(event)
+    hidden = () if player in event["_to"] else event["_hide"]
+    return {k: copy.deepcopy(v) for k, v in event.items()
+            if k not in hidden and k not in ("_to", "_hide")}
 
 
 class Game(ABC):
@@ -162,12 +189,18 @@ class Game(ABC):
 
 
 class State(ABC):
-    """One game in progress. Subclasses keep every field JSON-like so clone/compare is easy."""
+    """One game in progress. Subclasses keep every field JSON-like so clone/compare is easy.
+
+    What happened is kept in ``self.log``, a list of JSON-like events (``{"t": kind, ...}``)
+    appended as the game goes; a seat reads it only through :meth:`events`, redacted for
+    that seat (see :func:`private_event`). Tables play events back and word them in the log.
+    """
 
     game: Game
     seed: int
     players: int
     options: dict[str, Any]
+    log: list[dict[str, Any]]
 
     def __init__(self, game: Game, seed: int, players: int, options: dict[str, Any]) -> None:
         self.game = game
@@ -175,6 +208,7 @@ class State(ABC):
         self.players = players
         self.options = options
         self._actions: list[list[Any]] = []
+        self.log = []
 
     # -- the protocol -------------------------------------------------------------------
     @abstractmethod
@@ -225,6 +259,20 @@ class State(ABC):
     @abstractmethod
     def view(self, player: int | None) -> dict[str, Any]:
         """Exactly what ``player`` may see (JSON-safe); ``None`` is a spectator."""
+
+    def events(self, player: int | None, start: int = 0) -> list[dict[str, Any]]:
+        """What happened from event number ``start`` on, as ``player`` may know it.
+
+        Every seat gets the same number of events in the same order; fields a seat may not
+        see (the card it did not draw, the opponent's face-down card) are left out.
+        """
+        if player is not None and not (isinstance(player, int) and 0 <= player < self.players):
+            raise ValueError(f"there is no player {player!r} in this game")
+        return [redact_event(e, player) for e in self.log[start:]]
+
+    def event_count(self) -> int:
+        """How many events have happened (the same for every seat)."""
+        return len(self.log)
 
     def record(self) -> dict[str, Any]:
         """JSON-safe record: replaying it with ``Game.from_record`` gives the same state."""

@@ -33,7 +33,6 @@ Player 0 is Red (space 1 end), player 1 is Blue (space N end).
 
 from __future__ import annotations
 
-import copy
 from typing import Any, ClassVar
 
 from .core import Game, Rng, State
@@ -140,7 +139,6 @@ class KiriaiState(State):
         self.pending: list[str | None] = [None, None]  # programmed, not yet revealed
         self.winner: int | None = None
         self.over_reason: str | None = None
-        self.log: list[dict[str, Any]] = []
         if options["battlefield"] == "standard":
             self.phase = "program"
             self.pos = [1, self.size]        # K1: each on its own end space
@@ -248,7 +246,6 @@ class KiriaiState(State):
             "ready": [p is not None for p in self.pending],
             "mine": self.pending[player] if player is not None else None,
             "to_move": self.to_move(),
-            "log": copy.deepcopy(self.log),
             "outcome": self.outcome(),
         }
         if player is not None and not setup_hidden:

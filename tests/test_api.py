@@ -24,6 +24,8 @@ from pygames import IllegalAction
 GAME_IDS = pygames.game_ids()
 #: Random games per option combination in the cheap battery (>= 2,000 per battlefield).
 PLAYOUTS = 2000
+#: Games with many option combinations play fewer per combination (but >= 2,000 in all).
+PLAYOUTS_BY_GAME: dict[str, int] = {}
 #: Of those, how many also get the expensive per-step checks (clone, replay, garbage).
 DEEP = 60
 #: How many get the hidden-information check at every step (it clones per viewer).
@@ -46,7 +48,7 @@ def all_cases():
                 yield pytest.param(gid, opts, players, id=f"{gid}-{players}p-{opts}")
 
 
-def _kiriai_hidden(state, viewer, view_text):
+def _kiriai_hidden(state, viewer, view_text, events_text):
     """Kiri-ai: a view must not change when only what the viewer may not see changes.
 
     We alter the hidden parts (the opponent's programmed cards, the opponent's unplayed
@@ -68,6 +70,8 @@ def _kiriai_hidden(state, viewer, view_text):
             twin.special[p], twin._unused_special = twin._unused_special, twin.special[p]
         assert json.dumps(twin.view(viewer)) == view_text, (
             f"view of {viewer} reveals player {p}'s hidden cards")
+        assert json.dumps(twin.events(viewer)) == events_text, (
+            f"events for {viewer} reveal player {p}'s hidden cards")
 
 
 HIDDEN_CHECKS = {"kiriai": _kiriai_hidden}
@@ -86,11 +90,20 @@ def check_step(state, game, deep, hidden=True):
         assert (p in movers) == bool(legal), "to_move and legal_actions disagree"
         assert len(set(legal)) == len(legal), "duplicate legal actions"
         assert all(isinstance(a, str) and a for a in legal)
+    counts = set()
     for viewer in [None, *range(state.players)]:
         text = json.dumps(state.view(viewer))
+        events = state.events(viewer)
+        counts.add(len(events))
+        events_text = json.dumps(events)
+        assert '"_to"' not in events_text and '"_hide"' not in events_text
+        assert all(isinstance(e.get("t"), str) for e in events)
+        if hidden:
+            assert state.events(viewer, len(events) // 2) == events[len(events) // 2:]
         check = HIDDEN_CHECKS.get(game.id)
         if check and hidden:
-            check(state, viewer, text)
+            check(state, viewer, text, events_text)
+    assert counts == {state.event_count()}, "seats see different numbers of events"
     if not deep:
         return
     before = state.clone()
@@ -112,7 +125,8 @@ def check_step(state, game, deep, hidden=True):
 def test_random_playouts(gid, opts, players):
     game = pygames.get_game(gid)
     finished = 0
-    for seed in range(PLAYOUTS):
+    playouts = PLAYOUTS_BY_GAME.get(gid, PLAYOUTS)
+    for seed in range(playouts):
         deep = seed < DEEP
         state = game.new_game(seed=seed, players=players, options=opts)
         rng = random.Random(seed)
@@ -139,7 +153,7 @@ def test_random_playouts(gid, opts, players):
             assert game.from_record(record) == state
             check_step(state, game, deep=False)
         finished += 1
-    assert finished == PLAYOUTS
+    assert finished == playouts
 
 
 @pytest.mark.parametrize("gid", GAME_IDS)
