@@ -54,7 +54,7 @@ def parse_options(game, params):
 def make_table(query):
     params = window.URLSearchParams.new(query)
     lang = query_lang(params)
-    game = pygames.get_game(param(params, "game") or "kiriai")
+    game = pygames.get_game(param(params, "game") or pygames.game_ids()[0])
     seed_text = param(params, "seed")
     seed = int(seed_text) if seed_text and seed_text.isdigit() else int(
         window.Math.random() * 2**31)
@@ -70,7 +70,7 @@ def render():
     focus_cmd = str(focused.getAttribute("data-cmd") or "") if focused else ""
     app.innerHTML = table.html()
     app.dataset.animating = "true" if table.animating else "false"
-    app.dataset.over = "true" if table.state.is_over() else "false"
+    app.dataset.over = "true" if table.over else "false"
     root.lang = table.lang
     document.title = f"{table.title()} — pygames"
     log = app.querySelector(".log-lines")

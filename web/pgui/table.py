@@ -67,6 +67,11 @@ class Table:
     def animating(self) -> bool:
         return self.shown < len(self.state.log)
 
+    @property
+    def over(self) -> bool:
+        """True once the game has ended (the page marks ``#app[data-over]``)."""
+        return self.state.is_over()
+
     def viewer(self) -> int | None:
         if self.mode == "bot":
             return self.human
