@@ -1,5 +1,32 @@
 """pgui: the app's user interface in Python.
 
 Pure rendering functions (view, legal actions, language) -> HTML live here and are
-tested in CPython; only ``web/main.py`` touches the DOM.
+tested in CPython; only the page glue touches the DOM. Each game plugs in with one module,
+``pgui/<game id>_ui.py`` (the interface is described in :mod:`pgui.table`); nothing else
+here names a game.
 """
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+import pygames
+
+from . import i18n
+
+
+def ui_module(game_id: str) -> ModuleType:
+    """The UI module of a registered game; its strings join :data:`pgui.i18n.STRINGS`.
+
+    An unknown game raises ``KeyError`` listing the known ids (as :func:`pygames.get_game`).
+    """
+    pygames.get_game(game_id)  # a KeyError naming the known games if there is none
+    module = importlib.import_module(f"{__name__}.{game_id}_ui")
+    i18n.register(module.STRINGS)
+    return module
+
+
+def ui_modules() -> dict[str, ModuleType]:
+    """Every registered game's UI module, in lobby order."""
+    return {gid: ui_module(gid) for gid in pygames.game_ids()}

@@ -11,7 +11,7 @@ from typing import Any
 
 from pygames.kiriai import BASE_HAND, CARD_NAMES, SPECIALS
 
-from .i18n import esc, t
+from .i18n import esc, register, t
 
 #: A big glyph per card, shown on the card face.
 GLYPH = {"A": "→", "R": "←", "C": "⇉", "S": "⇅", "H": "高", "L": "低", "B": "均",
@@ -21,6 +21,131 @@ KIND = {"A": "move", "R": "move", "C": "move", "S": "move", "H": "strike", "L": 
 HALVES = {"AR": ("A", "R"), "CS": ("C", "S")}
 COLOURS = ("red", "blue")
 SPECIALS_SET = frozenset(SPECIALS)
+
+#: Every Kiri-ai string, in English and Japanese (merged into pgui.i18n.STRINGS).
+STRINGS: dict[str, dict[str, str]] = {
+    "kiriai.red": {"en": "Red", "ja": "赤"},
+    "kiriai.battlefield": {"en": "Battlefield", "ja": "戦場"},
+    "kiriai.duel": {"en": "Programmed and revealed cards", "ja": "セットされたカードと公開されたカード"},
+    "kiriai.blue": {"en": "Blue", "ja": "青"},
+    "kiriai.heaven": {"en": "Heaven", "ja": "天"},
+    "kiriai.earth": {"en": "Earth", "ja": "地"},
+    "kiriai.heaven_stance": {"en": "Heaven stance", "ja": "天の構え"},
+    "kiriai.earth_stance": {"en": "Earth stance", "ja": "地の構え"},
+    "kiriai.wounds": {"en": "Wounds {n}/2", "ja": "負傷 {n}/2"},
+    "kiriai.distance": {"en": "Distance {d}", "ja": "距離 {d}"},
+    "kiriai.hand": {"en": "Your hand", "ja": "あなたの手札"},
+    "kiriai.set_aside": {"en": "Set aside", "ja": "休み札"},
+    "kiriai.none": {"en": "none", "ja": "なし"},
+    "kiriai.special": {"en": "Special", "ja": "特殊カード"},
+    "kiriai.special_hidden": {"en": "Special card (hidden)", "ja": "特殊カード（非公開）"},
+    "kiriai.spent": {"en": "spent", "ja": "使用済み"},
+    "kiriai.slot1": {"en": "1st action", "ja": "1番目の行動"},
+    "kiriai.slot2": {"en": "2nd action", "ja": "2番目の行動"},
+    "kiriai.slot_empty": {"en": "choose a card", "ja": "カードを選択"},
+    "kiriai.programmed": {"en": "programmed", "ja": "セット済み"},
+    "kiriai.prompt_program": {
+        "en": "{who}: choose your 1st and 2nd action (two different cards), then Confirm.",
+        "ja": "{who}：1番目と2番目の行動を選び（別々のカード2枚）、「決定」を押してください。"},
+    "kiriai.prompt_second": {"en": "{who}: now choose your 2nd action.",
+                             "ja": "{who}：次に2番目の行動を選んでください。"},
+    "kiriai.prompt_confirm": {"en": "{who}: Confirm your program (or tap a slot to change it).",
+                              "ja": "{who}：「決定」で確定します（スロットを押すと選び直せます）。"},
+    "kiriai.prompt_setup": {
+        "en": "{who}: choose your secret start space and stance, then Confirm.",
+        "ja": "{who}：秘密の開始マスと構えを選び、「決定」を押してください。"},
+    "kiriai.start_space": {"en": "Start space", "ja": "開始マス"},
+    "kiriai.stance": {"en": "Stance", "ja": "構え"},
+    "kiriai.from_your_end": {"en": "{n} from your end", "ja": "自陣から{n}マス目"},
+    "kiriai.resolving": {"en": "Cards revealed: resolving…", "ja": "カード公開：解決中…"},
+    "kiriai.round_n": {"en": "Round {n}", "ja": "ラウンド {n}"},
+    "kiriai.setup": {"en": "Setup: secret start positions", "ja": "準備：秘密の初期配置"},
+    "kiriai.cannot_use": {"en": "set aside this round", "ja": "このラウンドは使えません"},
+    # Log lines (structured engine events, worded here).
+    "kiriai.ev.round": {"en": "— Round {n} —", "ja": "― ラウンド {n} ―"},
+    "kiriai.ev.start": {
+        "en": "Start: Red on space {r} ({rs}), Blue on space {b} ({bs}).",
+        "ja": "開始：赤は{r}マス目（{rs}）、青は{b}マス目（{bs}）。"},
+    "kiriai.ev.reveal": {"en": "Reveal {n}: Red {rc} / Blue {bc}.",
+                         "ja": "公開{n}：赤「{rc}」／青「{bc}」。"},
+    "kiriai.ev.move": {"en": "{who} {card}: space {a} → {b}.",
+                       "ja": "{who}「{card}」：{a}マス目 → {b}マス目。"},
+    "kiriai.ev.no_move": {"en": "{who} {card}: cannot move (stays on space {a}).",
+                          "ja": "{who}「{card}」：動けない（{a}マス目のまま）。"},
+    "kiriai.ev.stance": {"en": "{who} takes the {stance}.", "ja": "{who}は{stance}になる。"},
+    "kiriai.ev.hit": {"en": "{who} {card}: hit!", "ja": "{who}「{card}」：命中！"},
+    "kiriai.ev.miss_range": {"en": "{who} {card}: misses (wrong distance).",
+                             "ja": "{who}「{card}」：外れ（距離が合わない）。"},
+    "kiriai.ev.miss_stance": {"en": "{who} {card}: fails (wrong stance).",
+                              "ja": "{who}「{card}」：失敗（構えが合わない）。"},
+    "kiriai.ev.counter_hit": {"en": "{who} counterattacks: the strike is turned back!",
+                              "ja": "{who}の反撃：相手の打撃を返した！"},
+    "kiriai.ev.counter_miss": {"en": "{who} counterattacks, but there is nothing to answer.",
+                               "ja": "{who}の反撃：返す打撃がなく不発。"},
+    "kiriai.ev.clash": {"en": "Both strikes land and cancel out.",
+                        "ja": "両者の打撃が命中し、相殺。"},
+    "kiriai.ev.wound": {"en": "{who} is wounded ({n}/2).", "ja": "{who}が負傷（{n}/2）。"},
+    "kiriai.ev.aside": {"en": "{who} sets {card} aside.", "ja": "{who}は「{card}」を休ませる。"},
+    "kiriai.ev.end_wounds": {"en": "{who} falls. {winner} wins the duel.",
+                             "ja": "{who}が倒れた。{winner}の勝ち。"},
+    "kiriai.ev.end_limit": {"en": "Round limit reached: draw.",
+                            "ja": "ラウンド上限に達したため引き分け。"},
+    "kiriai.reason_wounds": {"en": "{who} took a second wound.",
+                             "ja": "{who}が2回目の傷を受けた。"},
+    "kiriai.reason_limit": {"en": "The round limit was reached.",
+                            "ja": "ラウンド上限に達した。"},
+    # Card rules text (our own words).
+    "kiriai.card.A": {"en": "Move 1 toward your opponent.", "ja": "相手に向かって1マス進む。"},
+    "kiriai.card.R": {"en": "Move 1 back toward your end.", "ja": "自陣側へ1マス下がる。"},
+    "kiriai.card.C": {"en": "Move 2 toward your opponent.", "ja": "相手に向かって2マス進む。"},
+    "kiriai.card.S": {"en": "Switch between Heaven and Earth.", "ja": "天と地の構えを入れ替える。"},
+    "kiriai.card.H": {"en": "Hits at distance 2. Heaven only.", "ja": "距離2で命中。天の構えのみ。"},
+    "kiriai.card.L": {"en": "Hits at distance 1. Earth only.", "ja": "距離1で命中。地の構えのみ。"},
+    "kiriai.card.B": {"en": "Hits at distance 0. Any stance.", "ja": "距離0で命中。構えは問わない。"},
+    "kiriai.card.K": {"en": "Hits at distance 0–1. Heaven only; then you take Earth. Once.",
+                      "ja": "距離0〜1で命中。天のみ。攻撃後は地の構えに。1回限り。"},
+    "kiriai.card.Z": {"en": "Hits at distance 2–3. Earth only; then you take Heaven. Once.",
+                      "ja": "距離2〜3で命中。地のみ。攻撃後は天の構えに。1回限り。"},
+    "kiriai.card.X": {"en": "Turns back a strike that would hit you this reveal. Once.",
+                      "ja": "この公開で命中する相手の打撃を返して命中させる。1回限り。"},
+    "kiriai.rules_html": {
+        "en": (
+            "<p>Two samurai face each other on a line of spaces (5, or 7 on the Advanced "
+            "side). The first to be wounded twice loses.</p>"
+            "<p><b>Each round</b> both players secretly choose two different cards: a 1st "
+            "and a 2nd action. Both 1st cards are revealed and resolved together, then both "
+            "2nd cards. Afterwards your 2nd card is set aside and cannot be used next round; "
+            "the 1st card comes back.</p>"
+            "<p><b>Movement</b> resolves before strikes, in a fixed order: a samurai in "
+            "Heaven moves before one in Earth; with equal stances Charge goes before "
+            "Approach/Retreat, then Change Stance. If both move at once they share the "
+            "distance fairly. Samurai may share a space but never pass each other, and nobody "
+            "leaves the battlefield.</p>"
+            "<p><b>Strikes</b> check the distance after movement and your own stance. "
+            "If exactly one strike lands, the other samurai is wounded; if both land, they "
+            "cancel.</p>"
+            "<p><b>Specials</b> (one each, dealt secretly, usable once): Kesa, Zan-Tetsu "
+            "and Counterattack.</p>"),
+        "ja": (
+            "<p>一列のマスで2人の侍が向かい合います（スタンダードは5マス、アドバンスは7マス）。"
+            "先に2回傷を受けた方が負けです。</p>"
+            "<p><b>各ラウンド</b>、両者はこっそり別々のカードを2枚選び、1番目と2番目の行動にします。"
+            "まず両者の1番目を同時に公開して解決し、次に2番目を解決します。"
+            "その後2番目のカードは休み札となり次のラウンドは使えません。1番目は手札に戻ります。</p>"
+            "<p><b>移動</b>は攻撃より先に、決まった順で解決します。天の構えの侍が地の構えより先に動き、"
+            "構えが同じなら突撃、接近・退却、構え変更の順です。同時に動く場合は同じ距離だけ動きます。"
+            "同じマスには入れますが、すれ違うことはできず、戦場の外にも出ません。</p>"
+            "<p><b>打撃</b>は移動後の距離と自分の構えで判定します。片方だけ命中すれば相手が負傷し、"
+            "両方命中すれば相殺です。</p>"
+            "<p><b>特殊カード</b>（各自1枚を秘密に配布、1回限り）：袈裟打撃・斬鉄打撃・反撃。</p>"),
+    },
+}
+
+register(STRINGS)
+
+#: The lobby's line for this game (our own words).
+BLURB = {"en": "A tense samurai duel of simultaneous secret moves. 2 players, 10 min.",
+         "ja": "同時に秘密の行動を決める、緊張感ある侍の決闘。2人・10分。"}
 
 #: Events that get their own pause when a reveal is played back step by step.
 STEP_EVENTS = {"start", "reveal", "move", "stance", "strike", "counter", "clash", "wound", "end"}
@@ -44,7 +169,8 @@ def stance_name(stance: str, lang: str) -> str:
 
 
 # -- commands --------------------------------------------------------------------------
-def handle(cmd: str, sel: dict[str, Any], legal: list[str]) -> str | None:
+def handle(cmd: str, sel: dict[str, Any], legal: list[str],
+           view: dict[str, Any] | None = None) -> str | None:
     """Apply a UI command to the selection; return an engine action once one is confirmed.
 
     >>> sel = new_selection()
@@ -140,9 +266,14 @@ def result_reason(outcome: dict[str, Any], lang: str) -> str:
     return t("kiriai.reason_wounds", lang, who=who(1 - outcome["winners"][0], lang))
 
 
-def board_at(view: dict[str, Any], shown: int) -> dict[str, Any] | None:
-    """The board as it stood after the first ``shown`` log events (for step-by-step play)."""
-    log = view["log"]
+def step_delay(event: dict[str, Any], speed: int) -> int:
+    """A reveal (and the Advanced start) gets a longer look than a single step."""
+    return speed * 3 // 2 if event["t"] in ("reveal", "start") else speed
+
+
+def board_at(view: dict[str, Any], log: list[dict[str, Any]],
+             shown: int) -> dict[str, Any] | None:
+    """The board as it stood after the first ``shown`` events (for step-by-step play)."""
     if shown >= len(log):
         return view["board"]
     board = None
@@ -293,11 +424,11 @@ def _player_panel(view: dict[str, Any], p: int, lang: str, seat: str,
             f'<div><h3>{esc(t("kiriai.special", lang))}</h3>{special}</div></div></section>')
 
 
-def _duel_area(view: dict[str, Any], shown: int, lang: str, me: int | None,
-               sel: dict[str, Any]) -> str:
+def _duel_area(view: dict[str, Any], log: list[dict[str, Any]], shown: int, lang: str,
+               me: int | None, sel: dict[str, Any]) -> str:
     """Two slots per player: face down while programmed, face up as they are revealed."""
-    reveals = current_reveals(view["log"], shown)
-    animating = shown < len(view["log"])
+    reveals = current_reveals(log, shown)
+    animating = shown < len(log)
     rows = []
     for p in (0, 1):
         slots = []
@@ -406,22 +537,23 @@ def prompt(view: dict[str, Any], me: int | None, legal: list[str], sel: dict[str
 
 
 def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
-                 sel: dict[str, Any] | None = None, shown: int | None = None,
-                 seats: tuple[str, str] = ("", ""), waiting_for: str = "",
-                 before: dict[str, Any] | None = None) -> str:
+                 events: list[dict[str, Any]], sel: dict[str, Any] | None = None,
+                 shown: int | None = None, seats: tuple[str, ...] = ("", ""),
+                 waiting_for: str = "", before: dict[str, Any] | None = None) -> str:
     """The whole Kiri-ai table for one viewer (``view["you"]``; None = nobody's hand shown).
 
-    ``shown`` is how many log events have been played back (a reveal is shown step by
+    ``events`` is what this viewer knows happened (``state.events(viewer)``); ``shown``
+    is how many of them have been played back (a reveal is shown step by
     step); ``seats`` labels each side (e.g. "you", "bot"); ``before`` is the view from
     before the reveal, whose panels (set-aside cards, specials, round) stay on screen
     until the playback ends.
     """
     sel = sel if sel is not None else new_selection()
-    log = view["log"]
+    log = events
     shown = len(log) if shown is None else min(shown, len(log))
     animating = shown < len(log)
     me = view["you"]
-    board = board_at(view, shown)
+    board = board_at(view, log, shown)
     acting = bool(legal) and not animating and me is not None
     setup_for = me if acting and view["phase"] == "setup" else None
     bottom = me if me is not None else 0
@@ -439,7 +571,7 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
         _battlefield(view, board, lang, sel, setup_for,
                      current["p"] if current and current["t"] == "wound" else None),
         # Before the first round (Advanced setup) there are no program slots to show.
-        _duel_area(view, shown, lang, me, sel) if view["phase"] != "setup" else "",
+        _duel_area(view, log, shown, lang, me, sel) if view["phase"] != "setup" else "",
         f'<p class="prompt" role="status" aria-live="polite">'
         f'{esc(prompt(view, me, legal, sel, lang, animating, waiting_for, current))}</p>',
     ]
@@ -458,13 +590,6 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
                 else t("kiriai.round_n", lang, n=panels["round"]))
     return (f'<div class="kiriai" data-phase="{view["phase"]}" data-round="{panels["round"]}">'
             f'<p class="round">{esc(round_no)}</p>{"".join(parts)}</div>')
-
-
-def render_log(view: dict[str, Any], lang: str, shown: int | None = None) -> str:
-    log = view["log"]
-    shown = len(log) if shown is None else shown
-    items = "".join(f'<li class="ev-{e["t"]}">{esc(describe(e, lang))}</li>' for e in log[:shown])
-    return f'<ol class="log-lines">{items}</ol>'
 
 
 def rules_html(lang: str) -> str:

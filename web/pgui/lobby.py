@@ -12,13 +12,13 @@ from typing import Any
 
 import pygames
 
+from . import ui_module
 from .i18n import bilingual, both, esc
 from .pages import head, python_shell
 
-#: A short line per game for its lobby card (our own words).
+#: A short line per planned game for its lobby card (our own words); a playable game's
+#: line is its UI module's ``BLURB``.
 BLURBS = {
-    "kiriai": {"en": "A tense samurai duel of simultaneous secret moves. 2 players, 10 min.",
-               "ja": "同時に秘密の行動を決める、緊張感ある侍の決闘。2人・10分。"},
     "cardia": {"en": "Simultaneous card duels, best of three.", "ja": "同時に出し合うカード対決、3本勝負。"},
     "canosa": {"en": "Two sirens lure sailors with rings.", "ja": "2人のセイレーンが指輪で船員を誘う。"},
     "artofwar": {"en": "A compact card battle on a 2×3 field.", "ja": "2×3の戦場で戦うコンパクトなカードバトル。"},
@@ -57,7 +57,7 @@ def _game_card(game: pygames.Game) -> str:
     return (
         f'<article class="game" id="game-{esc(gid)}" data-game="{esc(gid)}">'
         f'<h2>{bilingual(game.names)}</h2><p class="meta">{_players(game)}</p>'
-        f'<p>{bilingual(BLURBS.get(gid, game.names))}</p>'
+        f'<p>{bilingual(ui_module(gid).BLURB)}</p>'
         f'<form action="./play.html" method="get" class="start">'
         f'<input type="hidden" name="game" value="{esc(gid)}">'
         f'<input type="hidden" name="lang" value="en" class="lang-field">'

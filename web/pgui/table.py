@@ -1,8 +1,25 @@
 """The table controller: one game session on this device, with no DOM in sight.
 
-It owns the engine state, the bot, whose eyes the screen is for (hot-seat hand-over),
-the step-by-step playback of reveals, and the language. ``html()`` renders the whole
-table; ``command()`` takes the ``data-cmd`` of whatever was clicked.
+It owns the session (the engine state, the bots), whose eyes the screen is for
+(hot-seat hand-over), the step-by-step playback of what happened, and the language.
+``html()`` renders the whole table; ``command()`` takes the ``data-cmd`` of whatever was
+clicked.
+
+The table draws one seat from what the protocol gives that seat: ``view(seat)``,
+``legal_actions(seat)`` and ``events(seat)``; it never reads the engine state. The same
+inputs can come from a peer's browser, a replay or an embed. It knows no game: each game
+plugs in with one UI module, ``pgui/<game id>_ui.py`` (see :func:`pgui.ui_module`),
+which provides
+
+* ``STRINGS``: its texts, ``{key: {"en": ..., "ja": ...}}``, keys prefixed by the game id;
+* ``BLURB``: one line for the lobby, ``{"en": ..., "ja": ...}``;
+* ``STEP_EVENTS``: event kinds that get their own pause when played back;
+* ``new_selection()``: the seat's local, not yet confirmed choices;
+* ``handle(cmd, sel, legal, view)``: a click, returning an engine action once one is made;
+* ``render_table(view, legal, lang, *, events, shown, sel, seats, waiting_for, before)``;
+* ``describe(event, lang)``: one event in words for the log;
+* ``who(seat, lang)``, ``result_reason(outcome, lang)``, ``rules_html(lang)``;
+* optionally ``step_delay(event, speed)``: milliseconds to look at a step.
 
 >>> table = Table("kiriai", mode="bot", seed=1, lang="en", speed=0)
 >>> table.command("pick:C"); table.command("pick:B"); table.command("confirm")
@@ -19,10 +36,9 @@ from typing import Any
 import pygames
 from pygames.bots import RandomBot, play_bots
 
-from . import kiriai_ui
+from . import ui_module
 from .i18n import LANGS, esc, t
 
-UI_MODULES = {"kiriai": kiriai_ui}
 MODES = ("bot", "hotseat")
 
 
@@ -32,10 +48,8 @@ class Table:
                  speed: int = 900) -> None:
         if mode not in MODES:
             raise ValueError(f"unknown mode {mode!r} (use one of: {', '.join(MODES)})")
-        if game_id not in UI_MODULES:
-            raise KeyError(f"no table for game {game_id!r} yet")
         self.game = pygames.get_game(game_id)
-        self.ui = UI_MODULES[game_id]
+        self.ui = ui_module(game_id)
         self.mode = mode
         self.lang = lang if lang in LANGS else "en"
         self.speed = speed
@@ -57,7 +71,7 @@ class Table:
         self.active: int | None = None
         self.handover: int | None = None
         self._after_change()  # bots may act (and setup events appear) before anything shows
-        self.shown = len(self.state.log)
+        self.shown = self.state.event_count()
         self._next_handover()
 
     def rematch(self) -> None:
@@ -65,7 +79,7 @@ class Table:
 
     @property
     def animating(self) -> bool:
-        return self.shown < len(self.state.log)
+        return self.shown < self.state.event_count()
 
     @property
     def over(self) -> bool:
@@ -118,10 +132,10 @@ class Table:
         if me is None or self.animating:
             return
         legal = self.state.legal_actions(me)
-        action = self.ui.handle(cmd, self.sel, legal)
+        action = self.ui.handle(cmd, self.sel, legal, self.state.view(me))
         if action is None:
             return
-        before = len(self.state.log)
+        before = self.state.event_count()
         # What the table looked like before this action: panels keep showing it while a
         # reveal plays back, so nothing later (set-aside cards, spent specials) leaks early.
         self.before = self.state.view(None if self.mode == "hotseat" else me)
@@ -140,8 +154,10 @@ class Table:
 
     def _skip_quiet(self) -> None:
         """Events that need no pause (round headers, set-aside notes) are shown at once."""
-        log = self.state.log
-        while self.shown < len(log) and log[self.shown]["t"] not in self.ui.STEP_EVENTS:
+        kinds = [e["t"] for e in self.state.events(None, self.shown)]
+        for kind in kinds:
+            if kind in self.ui.STEP_EVENTS:
+                break
             self.shown += 1
         if not self.animating:
             self._next_handover()
@@ -153,21 +169,24 @@ class Table:
             self._skip_quiet()
 
     def skip(self) -> None:
-        self.shown = len(self.state.log)
+        self.shown = self.state.event_count()
         self._next_handover()
 
     def delay(self) -> int:
         """Milliseconds to wait before the next step (a reveal gets a longer look)."""
         if not self.animating:
             return 0
-        event = self.state.log[self.shown - 1]  # the step on screen now
-        return self.speed * 3 // 2 if event["t"] in ("reveal", "start") else self.speed
+        event = self.state.events(self.viewer(), self.shown - 1)[0]  # the step on screen now
+        step_delay = getattr(self.ui, "step_delay", None)
+        return step_delay(event, self.speed) if step_delay else self.speed
 
     # -- output --------------------------------------------------------------------------
-    def seats(self) -> tuple[str, str]:
+    def seats(self) -> tuple[str, ...]:
+        """A label per seat ("you", "bot"), or empty labels when people share the device."""
         if self.mode == "bot":
-            return (t("you", self.lang), t("bot", self.lang))
-        return ("", "")
+            return tuple(t("you" if p == self.human else "bot", self.lang)
+                         for p in range(self.state.players))
+        return ("",) * self.state.players
 
     def title(self) -> str:
         return self.game.names[self.lang]
@@ -175,11 +194,17 @@ class Table:
     def html(self) -> str:
         lang = self.lang
         me = self.viewer()
+        # Everything below is drawn from what the protocol gives this one seat.
         view = self.state.view(me)
+        events = self.state.events(me)
         legal = self.state.legal_actions(me) if me is not None and not self.animating else []
-        waiting = self.ui.who(1 - me, lang) if me is not None else ""
-        table = self.ui.render_table(view, legal, lang, sel=self.sel, shown=self.shown,
-                                     seats=self.seats(), waiting_for=waiting,
+        waiting = ""
+        if me is not None and not legal:
+            others = [p for p in view.get("to_move", []) if p != me]
+            waiting = self.ui.who(others[0], lang) if others else ""
+        table = self.ui.render_table(view, legal, lang, events=events, sel=self.sel,
+                                     shown=self.shown, seats=self.seats(),
+                                     waiting_for=waiting,
                                      before=self.before if self.animating else None)
         other = LANGS[1 - LANGS.index(lang)]
         header = (
@@ -191,12 +216,18 @@ class Table:
         message = f'<p class="message" role="alert">{esc(self.message)}</p>' if self.message else ""
         side = (
             f'<aside class="side"><details class="log" open><summary>{esc(t("log", lang))}</summary>'
-            f'{self.ui.render_log(view, lang, self.shown)}</details>'
+            f'{self.render_log(events)}</details>'
             f'<details class="rules"><summary>{esc(t("rules", lang))}</summary>'
             f'<div class="rules-text">{self.ui.rules_html(lang)}</div></details></aside>')
         overlay = self._overlay(view)
         return (f'{header}<div class="layout" data-mode="{self.mode}">'
                 f'<main class="main">{message}{table}</main>{side}</div>{overlay}')
+
+    def render_log(self, events: list[dict[str, Any]]) -> str:
+        """The played-back events in words, one line each, newest last."""
+        items = "".join(f'<li class="ev-{esc(e["t"])}">{esc(self.ui.describe(e, self.lang))}</li>'
+                        for e in events[:self.shown])
+        return f'<ol class="log-lines">{items}</ol>'
 
     def _overlay(self, view: dict[str, Any]) -> str:
         lang = self.lang

@@ -1,0 +1,121 @@
+"""One table for every game: what the table promises whichever game is plugged in.
+
+The table draws one seat from what the protocol gives that seat (view, legal actions,
+events) and knows no game; every registered game has a UI module that plugs into it and
+can be played to the end by clicking the buttons on screen, in both languages, in both
+modes.
+"""
+
+from __future__ import annotations
+
+import html as htmllib
+import random
+import re
+from pathlib import Path
+
+import pytest
+from pgui import ui_module, ui_modules
+from pgui.i18n import STRINGS
+from pgui.table import Table
+
+import pygames
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME_IDS = pygames.game_ids()
+#: Commands a random clicker leaves alone: they leave the game, not play it.
+NOT_PLAY = ("lang:", "rematch", "dismiss")
+
+
+class ProtocolOnly:
+    """A state behind a wall: only the protocol may be used; anything else fails the test."""
+
+    ALLOWED = {"to_move", "legal_actions", "apply", "view", "events", "event_count",
+               "is_over", "players"}
+
+    def __init__(self, state) -> None:
+        object.__setattr__(self, "_state", state)
+
+    def __getattr__(self, name: str):
+        if name not in self.ALLOWED:
+            raise AssertionError(f"the table read state.{name}, which is not the protocol")
+        return getattr(self._state, name)
+
+
+def enabled_commands(html: str) -> list[str]:
+    cmds = []
+    for tag in re.findall(r"<button\b[^>]*>", html):
+        m = re.search(r'data-cmd="([^"]*)"', tag)
+        if m and " disabled" not in tag:
+            cmds.append(m.group(1).replace("&amp;", "&").replace("&quot;", '"'))
+    return cmds
+
+
+def click_to_end(table: Table, rng: random.Random, max_clicks: int = 20_000) -> int:
+    """Click random enabled buttons (confirming often) until the game is over."""
+    for n in range(max_clicks):
+        if table.animating:
+            table.advance() if rng.random() < 0.8 else table.command("skip")
+            continue
+        if table.over:
+            return n
+        cmds = [c for c in enabled_commands(table.html()) if not c.startswith(NOT_PLAY)]
+        assert cmds, "a player must act but the screen offers no button"
+        confirms = [c for c in cmds if c == "confirm"]
+        table.command(confirms[0] if confirms and rng.random() < 0.7 else rng.choice(cmds))
+    raise AssertionError("the game did not end by clicking")
+
+
+@pytest.mark.parametrize("gid", GAME_IDS)
+@pytest.mark.parametrize("mode", ["bot", "hotseat"])
+def test_every_game_plays_to_the_end_by_clicking_through_the_protocol_only(gid, mode):
+    for seed in range(4):
+        lang = ("en", "ja")[seed % 2]
+        table = Table(gid, mode=mode, seed=seed, lang=lang, speed=0)
+        table.state = ProtocolOnly(table.state)
+        click_to_end(table, random.Random(seed))
+        html = table.html()
+        assert 'class="overlay gameover"' in html
+        assert "rematch" in enabled_commands(html)
+        assert len(re.findall(r"<li class=\"ev-", html)) == table.state.event_count()
+
+
+@pytest.mark.parametrize("gid", GAME_IDS)
+def test_log_lines_are_the_seats_own_events_in_words(gid):
+    table = Table(gid, mode="bot", seed=3, lang="en", speed=0)
+    click_to_end(table, random.Random(3))
+    ui = ui_module(gid)
+    html = table.html()
+    lines = re.findall(r'<li class="ev-[^"]*">(.*?)</li>', html)
+    events = table.state.events(0)
+    assert len(lines) == len(events)
+    for line, event in zip(lines, events, strict=True):
+        worded = ui.describe(event, "en")
+        assert worded and worded != event["t"], event  # every event is worded
+        assert line == htmllib.escape(worded, quote=True)
+
+
+def test_the_table_module_names_no_game():
+    names = set(GAME_IDS) | set(pygames.PLANNED)
+    for path in [ROOT / "web" / "pgui" / "table.py", ROOT / "web" / "pgui" / "__init__.py"]:
+        text = path.read_text(encoding="utf-8").lower()
+        code = re.sub(r'""".*?"""', "", text, flags=re.S)  # docstrings may give examples
+        for gid in names:
+            assert not re.search(rf"\b{gid}\b", code), f"{path.name} names {gid}"
+
+
+def test_every_game_has_a_complete_ui_module():
+    for gid, ui in ui_modules().items():
+        for name in ("STRINGS", "BLURB", "STEP_EVENTS", "new_selection", "handle",
+                     "render_table", "describe", "who", "result_reason", "rules_html"):
+            assert hasattr(ui, name), f"{gid}_ui lacks {name}"
+        assert all(k.startswith(f"{gid}.") for k in ui.STRINGS), gid
+        assert set(ui.STRINGS) <= set(STRINGS)
+        for lang in ("en", "ja"):
+            assert ui.BLURB[lang] and ui.rules_html(lang)
+
+
+def test_unknown_game_is_a_clear_error():
+    with pytest.raises(KeyError, match="known games"):
+        Table("chess")
+    with pytest.raises(ValueError, match="mode"):
+        Table(GAME_IDS[0], mode="online")
