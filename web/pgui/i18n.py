@@ -64,6 +64,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "start": {"en": "Start", "ja": "開始"},
     "no_js": {"en": "This game needs JavaScript and WebAssembly.",
               "ja": "このゲームにはJavaScriptとWebAssemblyが必要です。"},
+    # Load progress while the Python worker starts (glue.js shows one stage at a time).
+    "load_stage_page": {"en": "Preparing the page…", "ja": "ページを準備しています…"},
+    "load_stage_runtime": {"en": "Loading the Python runtime (Pyodide)…",
+                           "ja": "Python実行環境（Pyodide）を読み込んでいます…"},
+    "load_stage_games": {"en": "Loading the games…", "ja": "ゲームを読み込んでいます…"},
+    "load_stage_ready": {"en": "Ready.", "ja": "準備完了。"},
     # -- Kiri-ai and every other game: their strings live in pgui/<id>_ui.py (STRINGS)
     # and join this table through register().
 }
