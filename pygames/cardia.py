@@ -1,0 +1,1268 @@
+"""Cardia (Duel for Cardia): two players, simultaneous card duels, best of three rounds.
+
+Rules: ``shared/rules/cardia.md`` (section numbers §n and decisions Cn below refer to it).
+Seat 0 is "a", seat 1 is "b". Both players use the same 16-card deck ("I" or "II"); a card
+is named by its value 1–16 (each player owns one card of each value). Colour of value v:
+``COLOURS[(v - 1) % 4]`` = G(reen) Y(ellow) R(ed) B(lue).
+
+Notation (actions)
+------------------
+
+=========  =====================================================================
+``7``      place the hand card of value 7 (the placement of an encounter)
+``G``      name a colour: ``G`` ``Y`` ``R`` ``B`` (Palace Guard, Ambusher,
+           Blackmailer, Witch King)
+``3a``     a card in the row: encounter 3 (1-based, left to right as it is now),
+           seat 0's card (``a``) or seat 1's (``b``). Used by Void Mage, Inventor (the
+           +3 target, then the −3 target), Swamp Guardian, Magistra, Kinesis Mage (from,
+           then to), Envoy, Prodigy, Illusionist
+``x7``     discard hand card 7 (Palace Guard victim, Revolutionary / Blackmailer /
+           Serpent Temple victims one card per action, Elemental's hand card)
+``k7``     keep hand card 7 (Successor's victim, one card per action)
+``u7``     put hand card 7 under your deck (Scrapyard)
+``+`` ``-``  Librarian: +2 or −2 to your revealed card
+``m`` ``o``  Void Mage: remove the target's modifiers (``m``) or its ongoing token (``o``)
+``n``      Envoy: −3 to your next card instead of a row card
+``pass``   Palace Guard's victim declines to discard (always allowed, C7)
+=========  =====================================================================
+
+Every choice is its own action of the player who chooses. A choice whose options are all
+public and that has exactly one option is made automatically (e.g. Inventor's −3 target
+when only one other card is eligible, a forced discard of a whole hand); a choice among
+hidden cards is always asked, even with one option (Palace Guard's victim may always
+``pass``; Elemental's hand card), so being asked never leaks what a hand holds. A choice
+with no option means the ability has no effect (logged as ``"none": true``).
+
+>>> s = CardiaGame().new_game(seed=3)
+>>> s.to_move()
+[0, 1]
+>>> s.view(0)["hand"], s.legal_actions(1)
+([7, 8, 14, 15, 16], ['2', '4', '11', '12', '16'])
+>>> s.apply(0, "7"); s.to_move(), s.view(1)["placing"][0]["value"]
+([1], None)
+>>> s.apply(1, "2")   # Palace Guard 7 beats Void Mage 2, which finds nothing to clear
+>>> [e["t"] for e in s.events(1)[-5:]]
+['reveal', 'evaluate', 'ability', 'draw', 'draw']
+>>> s.view(None)["signets"], s.view(None)["row"][0]["winner"]
+([1, 0], 0)
+
+View (``state.view(seat)``; ``seat`` None = spectator), all JSON data
+----------------------------------------------------------------------
+
+::
+
+    {"game": "cardia", "options": {...as chosen...}, "you": 0 | 1 | None,
+     "deck": "I" | "II", "location": "none" | "serpent_temple" | ... (resolved, never
+     "random"), "round": 1.., "wins": [rounds won a, b], "results": [winner or None per
+     finished round], "phase": "place" | "choice" | "over",
+     "to_move": [...], "outcome": None | {...}, "options_now": [your legal actions],
+     "signets": [a, b],               # signets now in the row per seat
+     "row": [{"n": 1, "revealed": bool, "evaluated": bool,
+              "winner": seat | None,  # the seat whose card holds signets (None: tie/none)
+              "cards": [card_a, card_b]}, ...],
+     "placing": [slot_a, slot_b],     # the encounter being placed (not yet in the row)
+     "hand": [values, sorted] ([] for a spectator), "hand_sizes": [a, b],
+     "deck_sizes": [a, b], "discards": [[values in discard order], [...]],
+     "pending": {"next_modifier": [a, b],   # Surgeon −5 / Clockmaker +3 / Envoy −3 sums
+                 "fortune_teller": victim seat | None,
+                 "librarian": [a, b], "engineer": [a, b],  # counts for the next card
+                 "blackmail": [[colours], [colours]],      # against that seat's next card
+                 "elemental_draw": [a, b],                 # extra draws at Finish
+                 "mechanical_djinn": [[n, seat], ...]},    # active Mechanical Djinns
+     "choice": None | {"kind": ..., "seat": chooser, ...}}
+
+``card_x`` = ``{"value": v | None (face down and not yours), "colour": "G".. | None,
+"influence": v + modifiers | None, "modifiers": int, "ongoing": bool (token on it),
+"signets": int, "face_up": bool, "librarian": int, "engineer": int, "blackmail": [colours]}``
+(the last three: "next card" effects waiting on this card's reveal / Finish).
+``slot_x`` = ``{"placed": bool, "value": v | None, "face_up": bool, "modifiers": int}``.
+
+``choice`` always has ``kind``, ``seat`` (who chooses), ``ability`` (name of the ability
+being resolved, e.g. ``"inventor"``), ``card`` (its value) and ``at`` (``[n, seat]`` of the
+card the ability acts as, or None), plus per kind:
+
+================================  ==================================================
+``librarian``                     ``target`` [n, seat]: your revealed card (+2 / −2)
+``colour``                        (name a colour for ``ability``)
+``palace_guard_discard``          ``colour``: discard one of that colour or ``pass``
+``void_target`` / ``void_kind``   ``target`` [n, seat] (for the kind)
+``inventor_plus`` / ``_minus``    ``plus`` [n, seat] (for the −3 step)
+``swamp_target`` ``magistra_target`` ``prodigy_target`` ``illusionist_target``
+``envoy_target``                  (row card or ``n``)
+``kinesis_from`` / ``kinesis_to``  ``from`` [n, seat] (for the second step)
+``elemental_card``                (an instant card of your hand)
+``discard``                       ``count`` left to discard, ``why`` (``"revolutionary"``,
+                                  ``"blackmailer"``, ``"serpent_temple"``)
+``successor_keep``                ``count`` left to keep, ``kept`` [values]
+``scrapyard_under``               (a hand card to put under your deck)
+================================  ==================================================
+
+Events (``state.events(seat)``), each ``{"t": kind, ...}``
+----------------------------------------------------------
+
+Encounter numbers ``e`` are 1-based positions in the row at the time of the event.
+Fields in [brackets] are seen only by seat ``p`` (private_event).
+
+================  =====================================================================
+``round``         ``n``, ``wins``: a round starts (fresh deal)
+``deal``          ``p``, ``n``, [``cards``]
+``place``         ``p``, ``e``, ``up`` (Fortune Teller victim: face up), ``mod`` (next-card
+                  modifiers applied), [``card``] (public when ``up``)
+``reveal``        ``e``, ``cards`` [a, b], ``influence`` [a, b]
+``evaluate``      ``e``, ``influence``, ``winner`` (seat or None), ``signets`` [a, b]
+``signets``       ``changed``: [{``e``, ``before`` [a, b], ``after`` [a, b]}], ``totals``:
+                  a re-evaluation moved signets (abilities never re-trigger)
+``ability``       ``p`` (owner), ``ability`` (name), ``card`` (value whose ability it is),
+                  ``e``/``at`` (encounter and value of the card it acts as), ``via``
+                  (None, ``"magistra"``, ``"illusionist"``, ``"elemental"``), ``none``
+                  (True: no legal target, no effect)
+``token``         ``p``, ``e``, ``card``, ``on`` (ongoing token placed / removed)
+``modifier``      ``p`` (card owner), ``e``, ``card``, ``delta``, ``total``, ``by``
+``pending``       ``p``, ``effect`` (``next_modifier``, ``fortune_teller``, ``librarian``,
+                  ``engineer``, ``blackmail``), ``value``
+``colour``        ``p``, ``colour``, ``ability``
+``discard``       ``p``, ``cards``, ``from`` (``hand``/``deck``/``row``), ``why``
+``draw``          ``p``, ``n``, ``why``, [``cards``]
+``under``         ``p``, [``card``] (Scrapyard)
+``decline``       ``p`` (Palace Guard's victim passed)
+``return``        ``p``, ``e``, ``card`` (Swamp Guardian: back to hand)
+``replace``       ``p``, ``e``, ``old``, ``new`` (Puppeteer)
+``move``          ``p``, ``from`` [e, value], ``to`` [e, value], ``mod``, ``token``
+                  (Kinesis Mage)
+``shuffle``       ``p``
+``delete``        ``e``: an encounter emptied and was removed; later ones shift left
+``location``      ``loc``, ``p``, plus ``card`` (Auction House) / ``draw`` (Serpent
+                  Temple) …: a location rule fired
+``round_end``     ``winner`` (seat or None), ``reason``, ``wins``
+``end``           ``winner``, ``wins``: the match is over
+================  =====================================================================
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from typing import Any, ClassVar
+
+from .core import Game, Rng, State, private_event
+
+__all__ = ["CardiaGame", "CardiaState", "CARD_NAMES", "COLOURS", "COLOUR_NAMES",
+           "ONGOING", "ABILITIES", "LOCATIONS", "LOCATION_NAMES", "colour_of"]
+
+SEATS = (0, 1)
+SEAT_LETTER = "ab"
+COLOURS = "GYRB"
+
+COLOUR_NAMES = {
+    "G": {"en": "Green (Rebellion)", "ja": "緑（沼地の反乱軍）"},
+    "Y": {"en": "Yellow (Academy)", "ja": "黄（アカデミー）"},
+    "R": {"en": "Red (Guild)", "ja": "赤（ギルド）"},
+    "B": {"en": "Blue (Dynasty)", "ja": "青（王朝）"},
+}
+
+#: Card names per deck and value.
+CARD_NAMES: dict[str, dict[int, dict[str, str]]] = {
+    "I": {
+        1: {"en": "Hired Blade", "ja": "雇われた剣士"},
+        2: {"en": "Void Mage", "ja": "虚空の魔術師"},
+        3: {"en": "Surgeon", "ja": "外科医"},
+        4: {"en": "Mediator", "ja": "調停者"},
+        5: {"en": "Saboteur", "ja": "破壊工作員"},
+        6: {"en": "Fortune Teller", "ja": "占い師"},
+        7: {"en": "Palace Guard", "ja": "宮殿警備隊"},
+        8: {"en": "Judge", "ja": "裁判官"},
+        9: {"en": "Ambusher", "ja": "待ち伏せ兵"},
+        10: {"en": "Puppeteer", "ja": "操り人形師"},
+        11: {"en": "Clockmaker", "ja": "時計職人"},
+        12: {"en": "Treasurer", "ja": "会計"},
+        13: {"en": "Swamp Guardian", "ja": "沼の守護者"},
+        14: {"en": "Magistra", "ja": "マジストラ"},
+        15: {"en": "Inventor", "ja": "発明家"},
+        16: {"en": "Djinn", "ja": "ジン"},
+    },
+    "II": {
+        1: {"en": "Poisoner", "ja": "毒殺者"},
+        2: {"en": "Kinesis Mage", "ja": "キネシスメイジ"},
+        3: {"en": "Envoy", "ja": "特使"},
+        4: {"en": "Tax Collector", "ja": "税金徴収人"},
+        5: {"en": "Revolutionary", "ja": "革命家"},
+        6: {"en": "Librarian", "ja": "司書"},
+        7: {"en": "Prodigy", "ja": "天才"},
+        8: {"en": "Aristocrat", "ja": "貴族"},
+        9: {"en": "Blackmailer", "ja": "脅迫者"},
+        10: {"en": "Illusionist", "ja": "イリュージョニスト"},
+        11: {"en": "Engineer", "ja": "エンジニア"},
+        12: {"en": "Counselor", "ja": "カウンセラー"},
+        13: {"en": "Witch King", "ja": "魔王"},
+        14: {"en": "Elemental", "ja": "エレメンタル"},
+        15: {"en": "Mechanical Djinn", "ja": "機械のジン"},
+        16: {"en": "Successor", "ja": "後継"},
+    },
+}
+
+#: Ability key per deck, index = value (index 0 unused). Names used in events and choices.
+ABILITIES: dict[str, tuple[str, ...]] = {
+    "I": ("", "hired_blade", "void_mage", "surgeon", "mediator", "saboteur",
+          "fortune_teller", "palace_guard", "judge", "ambusher", "puppeteer", "clockmaker",
+          "treasurer", "swamp_guardian", "magistra", "inventor", "djinn"),
+    "II": ("", "poisoner", "kinesis_mage", "envoy", "tax_collector", "revolutionary",
+           "librarian", "prodigy", "aristocrat", "blackmailer", "illusionist", "engineer",
+           "counselor", "witch_king", "elemental", "mechanical_djinn", "successor"),
+}
+
+#: Values whose ability is ongoing (C12: Mechanical Djinn is ongoing); the rest are instant.
+ONGOING: dict[str, tuple[int, ...]] = {"I": (4, 8, 12), "II": (8, 12, 15)}
+
+LOCATIONS = ("serpent_temple", "bazaar", "founders_day", "grand_library", "scrapyard",
+             "auction_house", "haunted_catacombs", "foggy_swamp")
+
+LOCATION_NAMES = {
+    "none": {"en": "None", "ja": "なし"},
+    "serpent_temple": {"en": "Serpent Temple", "ja": "蛇の神殿"},
+    "bazaar": {"en": "Bazaar", "ja": "市場"},
+    "founders_day": {"en": "Founder's Day", "ja": "創立記念日"},
+    "grand_library": {"en": "Grand Library", "ja": "大図書館"},
+    "scrapyard": {"en": "Scrapyard", "ja": "スクラップヤード"},
+    "auction_house": {"en": "Auction House", "ja": "オークションハウス"},
+    "haunted_catacombs": {"en": "Haunted Catacombs", "ja": "呪われた地下墓地"},
+    "foggy_swamp": {"en": "Foggy Swamp", "ja": "霧の沼"},
+    "random": {"en": "Random", "ja": "ランダム"},
+}
+
+SIGNETS_TO_WIN = 5
+ROUNDS_TO_WIN = 2
+
+#: Choice kinds made automatically when they have exactly one option (options public).
+_AUTO = frozenset({"void_target", "void_kind", "inventor_plus", "inventor_minus",
+                   "swamp_target", "magistra_target", "prodigy_target", "illusionist_target",
+                   "kinesis_from", "kinesis_to"})
+_ROW_KINDS = _AUTO - {"void_kind"} | {"envoy_target"}
+
+
+def colour_of(value: int) -> str:
+    """Colour letter of a card value (v mod 4: 1 Green, 2 Yellow, 3 Red, 0 Blue)."""
+    return COLOURS[(value - 1) % 4]
+
+
+def _jcopy(obj: Any) -> Any:
+    """A fast deep copy of JSON-like data (dicts, lists, scalars)."""
+    if type(obj) is dict:
+        return {k: _jcopy(v) for k, v in obj.items()}
+    if type(obj) is list:
+        return [_jcopy(v) for v in obj]
+    return obj
+
+
+def _new_card(value: int, up: bool = False) -> dict[str, Any]:
+    return {"v": value, "mod": 0, "on": False, "sig": 0, "up": up,
+            "lib": 0, "eng": 0, "bm": []}
+
+
+class CardiaGame(Game):
+    """Cardia: Deck I or II, optional location, best of three rounds."""
+
+    id: ClassVar[str] = "cardia"
+    names: ClassVar[dict[str, str]] = {"en": "Cardia", "ja": "カーディア"}
+    min_players = 2
+    max_players = 2
+    option_schema: ClassVar[dict[str, dict[str, Any]]] = {
+        "deck": {"values": ["I", "II"], "default": "I"},
+        "location": {"values": ["none", *LOCATIONS, "random"], "default": "none"},
+    }
+    option_labels: ClassVar[dict[str, dict[str, dict[str, str]]]] = {
+        "deck": {
+            "label": {"en": "Deck", "ja": "デッキ"},
+            "I": {"en": "Deck I (beginners)", "ja": "デッキI（初心者向け）"},
+            "II": {"en": "Deck II (advanced)", "ja": "デッキII（上級）"},
+        },
+        "location": {
+            "label": {"en": "Location", "ja": "ロケーション"},
+            **{k: dict(v) for k, v in LOCATION_NAMES.items()},
+        },
+    }
+
+    def new_game(self, *, seed: int, players: int = 2,
+                 options: dict[str, Any] | None = None) -> CardiaState:
+        self.check_players(players)
+        opts = self.resolve_options(options)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"seed must be an integer, not {seed!r}")
+        return CardiaState(self, seed, players, opts)
+
+
+class CardiaState(State):
+    """A Cardia match in progress. Every field is plain data (clone/compare friendly).
+
+    Cards in the row are dicts ``{"v", "mod", "on", "sig", "up", "lib", "eng", "bm"}``;
+    an encounter is ``{"id", "cards": [card_a, card_b], "revealed", "evald", "win"}``
+    (``win``: the seat that wins by §4.1 before Judge, None on a tie). Decks are lists
+    whose last item is the top card. The rules engine is a stack of small tasks
+    (``self.tasks``, plain dicts) run until a player must choose (``self.choice``).
+    """
+
+    def __init__(self, game: Game, seed: int, players: int, options: dict[str, Any]) -> None:
+        super().__init__(game, seed, players, options)
+        self.rng = Rng(seed)
+        self.deck = options["deck"]
+        location = options["location"]
+        if location == "random":
+            location = LOCATIONS[self.rng.randbelow(len(LOCATIONS))]
+        self.location = location
+        self.abilities = list(ABILITIES[self.deck])
+        self.ongoing = list(ONGOING[self.deck])
+        self.round = 0
+        self.wins = [0, 0]
+        self.results: list[int | None] = []
+        self.phase = "place"
+        self.winner: int | None = None
+        self.next_id = 1
+        self._start_round()
+
+    # -- protocol -----------------------------------------------------------------------
+    def to_move(self) -> list[int]:
+        if self.phase == "over":
+            return []
+        if self.choice is not None:
+            return [self.choice["seat"]]
+        if self.fortune is not None and self.placed[self.fortune] is None:
+            return [self.fortune]
+        return [p for p in SEATS if self.placed[p] is None]
+
+    def legal_actions(self, player: int) -> list[str]:
+        if self.phase == "over":
+            return []
+        if self.choice is not None:
+            return list(self.choice["_opts"]) if player == self.choice["seat"] else []
+        if player not in self.to_move():
+            return []
+        return [str(v) for v in self.hands[player]]
+
+    def explain_illegal(self, player: int, action: str) -> str:
+        c = self.choice
+        if c is None:
+            if action.isdigit() and 1 <= int(action) <= 16:
+                return (f"you do not hold card {action} "
+                        f"({CARD_NAMES[self.deck][int(action)]['en']}) in your hand")
+            return (f"{action!r} is not a placement: give the value of a card in your hand, "
+                    "e.g. '7'")
+        kind = c["kind"]
+        hint = {
+            "colour": "name a colour: G, Y, R or B",
+            "librarian": "choose '+' (+2) or '-' (−2) for your revealed card",
+            "palace_guard_discard": f"discard a {COLOUR_NAMES[c.get('colour', 'G')]['en']} "
+                                    "hand card as 'x<value>' or decline with 'pass'",
+            "void_kind": "choose 'm' (remove its modifiers) or 'o' (remove its ongoing token)",
+            "elemental_card": "discard an instant card of your hand as 'x<value>'",
+            "discard": "discard a hand card as 'x<value>'",
+            "successor_keep": "keep a hand card as 'k<value>'",
+            "scrapyard_under": "put a hand card under your deck as 'u<value>'",
+            "envoy_target": "choose a row card as '<encounter><a|b>', e.g. '2b', or 'n' "
+                            "for your next card",
+        }.get(kind, "choose a row card as '<encounter><a|b>', e.g. '2b'")
+        opts = ", ".join(c["_opts"])
+        return f"{action!r} is not a legal choice now: {hint} (legal: {opts})"
+
+    def _apply(self, player: int, action: str) -> None:
+        if self.choice is not None:
+            choice = self.choice
+            self.choice = None
+            self._answer(choice, action)
+        else:
+            self._place(player, int(action))
+        self._run()
+
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def outcome(self) -> dict[str, Any] | None:
+        if self.phase != "over":
+            return None
+        w = self.winner
+        ranks = [1, 1]
+        if w is not None:
+            ranks[1 - w] = 2
+        return {"winners": [] if w is None else [w], "ranks": ranks,
+                "scores": list(self.wins), "reason": "rounds"}
+
+    def events(self, player: int | None, start: int = 0) -> list[dict[str, Any]]:
+        """As :meth:`State.events` (same redaction), with a faster copy of plain data."""
+        if player is not None and not (isinstance(player, int) and 0 <= player < self.players):
+            raise ValueError(f"there is no player {player!r} in this game")
+        out = []
+        for e in self.log[start:]:
+            if "_to" in e:
+                hidden = () if player in e["_to"] else e["_hide"]
+                out.append({k: _jcopy(v) for k, v in e.items()
+                            if k not in hidden and k != "_to" and k != "_hide"})
+            else:
+                out.append(_jcopy(e))
+        return out
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        if player is not None and player not in SEATS:
+            raise ValueError(f"there is no player {player!r} in this game")
+        row = []
+        for i, enc in enumerate(self.row):
+            cards = []
+            for p in SEATS:
+                c = enc["cards"][p]
+                known = c["up"] or p == player
+                v = c["v"]
+                cards.append({"value": v if known else None,
+                              "colour": colour_of(v) if known else None,
+                              "influence": v + c["mod"] if known else None,
+                              "modifiers": c["mod"], "ongoing": c["on"], "signets": c["sig"],
+                              "face_up": c["up"], "librarian": c["lib"], "engineer": c["eng"],
+                              "blackmail": list(c["bm"])})
+            row.append({"n": i + 1, "revealed": enc["revealed"], "evaluated": enc["evald"],
+                        "winner": self._holder(enc), "cards": cards})
+        placing = []
+        for p in SEATS:
+            c = self.placed[p]
+            if c is None:
+                placing.append({"placed": False, "value": None, "face_up": False,
+                                "modifiers": 0})
+            else:
+                placing.append({"placed": True,
+                                "value": c["v"] if (c["up"] or p == player) else None,
+                                "face_up": c["up"], "modifiers": c["mod"]})
+        choice = None
+        if self.choice is not None:
+            choice = {k: _jcopy(v) for k, v in self.choice.items() if k[0] != "_"}
+            for key in ("at", "target", "plus", "from"):
+                if key in choice:
+                    choice[key] = self._ref(choice[key])
+        djinns = [[i + 1, p] for i, enc in enumerate(self.row) for p in SEATS
+                  if self._active(enc["cards"][p], "mechanical_djinn")]
+        return {
+            "game": self.game.id,
+            "options": dict(self.options),
+            "you": player,
+            "deck": self.deck,
+            "location": self.location,
+            "round": self.round,
+            "wins": list(self.wins),
+            "results": list(self.results),
+            "phase": "over" if self.phase == "over" else "choice" if self.choice else "place",
+            "to_move": self.to_move(),
+            "outcome": self.outcome(),
+            "options_now": self.legal_actions(player) if player is not None else [],
+            "signets": self._totals(),
+            "row": row,
+            "placing": placing,
+            "hand": list(self.hands[player]) if player is not None else [],
+            "hand_sizes": [len(h) for h in self.hands],
+            "deck_sizes": [len(d) for d in self.decks],
+            "discards": [list(d) for d in self.discards],
+            "pending": {"next_modifier": list(self.next_mod), "fortune_teller": self.fortune,
+                        "librarian": list(self.librarian), "engineer": list(self.engineer),
+                        "blackmail": [list(b) for b in self.blackmail],
+                        "elemental_draw": list(self.elemental_draw),
+                        "mechanical_djinn": djinns},
+            "choice": choice,
+        }
+
+    # -- round set-up -------------------------------------------------------------------
+    def _start_round(self) -> None:
+        """§2 / §6: every card back to its owner's deck, reshuffle, deal, clear everything."""
+        self.round += 1
+        self.row: list[dict[str, Any]] = []
+        self.hands: list[list[int]] = [[], []]
+        self.decks: list[list[int]] = [list(range(1, 17)), list(range(1, 17))]
+        self.discards: list[list[int]] = [[], []]
+        self.placed: list[dict[str, Any] | None] = [None, None]
+        self.next_mod = [0, 0]
+        self.librarian = [0, 0]
+        self.engineer = [0, 0]
+        self.blackmail: list[list[str]] = [[], []]
+        self.elemental_draw = [0, 0]
+        self.serpent = [0, 0]
+        self.fortune: int | None = None
+        self.tasks: list[dict[str, Any]] = []
+        self.choice: dict[str, Any] | None = None
+        self.cur: int | None = None
+        self.ending: list[Any] | None = None
+        self.log.append({"t": "round", "n": self.round, "wins": list(self.wins)})
+        n = 2 if self.location == "grand_library" else 5
+        for p in SEATS:
+            self.rng.shuffle(self.decks[p])
+            cards = [self.decks[p].pop() for _ in range(n)]
+            self.hands[p] = sorted(cards)
+            self.log.append(private_event({"t": "deal", "p": p, "n": n, "cards": cards},
+                                          [p], ["cards"]))
+
+    # -- helpers ------------------------------------------------------------------------
+    def _find(self, seat: int, value: int) -> int:
+        """Row index of ``seat``'s card ``value`` (-1 if it is not in the row)."""
+        for i, enc in enumerate(self.row):
+            c = enc["cards"][seat]
+            if c is not None and c["v"] == value:
+                return i
+        return -1
+
+    def _enc_index(self, enc_id: int | None) -> int:
+        for i, enc in enumerate(self.row):
+            if enc["id"] == enc_id:
+                return i
+        return -1
+
+    def _ref(self, ident: list[int] | None) -> list[int] | None:
+        """[seat, value] of a row card -> [encounter number, seat] (None if gone)."""
+        if ident is None:
+            return None
+        i = self._find(ident[0], ident[1])
+        return None if i < 0 else [i + 1, ident[0]]
+
+    def _card(self, ident: list[int]) -> dict[str, Any] | None:
+        i = self._find(ident[0], ident[1])
+        return None if i < 0 else self.row[i]["cards"][ident[0]]
+
+    def _active(self, card: dict[str, Any] | None, ability: str) -> bool:
+        return (card is not None and card["on"] and self.abilities[card["v"]] == ability)
+
+    @staticmethod
+    def _holder(enc: dict[str, Any]) -> int | None:
+        s0, s1 = enc["cards"][0]["sig"], enc["cards"][1]["sig"]
+        if s0 and not s1:
+            return 0
+        if s1 and not s0:
+            return 1
+        return None
+
+    def _totals(self) -> list[int]:
+        t = [0, 0]
+        for enc in self.row:
+            t[0] += enc["cards"][0]["sig"]
+            t[1] += enc["cards"][1]["sig"]
+        return t
+
+    def _revealed_cards(self) -> list[list[int]]:
+        """[seat, value] of every card in a revealed encounter (ability targets)."""
+        return [[p, enc["cards"][p]["v"]] for enc in self.row if enc["revealed"]
+                for p in SEATS]
+
+    def _own_revealed(self, seat: int) -> list[list[int]]:
+        return [[seat, enc["cards"][seat]["v"]] for enc in self.row if enc["revealed"]]
+
+    def _code(self, ident: list[int]) -> str:
+        return f"{self._find(ident[0], ident[1]) + 1}{SEAT_LETTER[ident[0]]}"
+
+    def _infl(self, card: dict[str, Any]) -> int:
+        return card["v"] + card["mod"]
+
+    def _draw(self, p: int, n: int, why: str) -> None:
+        deck = self.decks[p]
+        cards = [deck.pop() for _ in range(min(n, len(deck)))]
+        for v in cards:
+            insort(self.hands[p], v)
+        self.log.append(private_event({"t": "draw", "p": p, "n": len(cards), "why": why,
+                                       "cards": cards}, [p], ["cards"]))
+
+    def _discard_hand(self, p: int, cards: list[int], why: str) -> None:
+        for v in cards:
+            self.hands[p].remove(v)
+            self.discards[p].append(v)
+        self.log.append({"t": "discard", "p": p, "cards": list(cards), "from": "hand",
+                         "why": why})
+
+    def _discard_deck_top(self, p: int, n: int, why: str) -> list[int]:
+        deck = self.decks[p]
+        cards = [deck.pop() for _ in range(min(n, len(deck)))]
+        self.discards[p].extend(cards)
+        self.log.append({"t": "discard", "p": p, "cards": cards, "from": "deck", "why": why})
+        return cards
+
+    def _remove(self, i: int, seat: int, to: str, why: str) -> None:
+        """§4.4: a row card leaves (to the discard pile or the hand), losing its tokens."""
+        enc = self.row[i]
+        v = enc["cards"][seat]["v"]
+        enc["cards"][seat] = None
+        if to == "hand":
+            insort(self.hands[seat], v)
+            self.log.append({"t": "return", "p": seat, "e": i + 1, "card": v})
+        else:
+            self.discards[seat].append(v)
+            self.log.append({"t": "discard", "p": seat, "cards": [v], "from": "row",
+                             "why": why, "e": i + 1})
+
+    def _drop_empty(self, i: int) -> None:
+        if self.row[i]["cards"] == [None, None]:
+            self.row.pop(i)
+            self.log.append({"t": "delete", "e": i + 1})
+
+    def _modify(self, ident: list[int], delta: int, by: str) -> None:
+        i = self._find(ident[0], ident[1])
+        if i < 0:
+            return
+        card = self.row[i]["cards"][ident[0]]
+        card["mod"] += delta
+        self.log.append({"t": "modifier", "p": ident[0], "e": i + 1, "card": card["v"],
+                         "delta": delta, "total": card["mod"], "by": by})
+        self._reevaluate()
+
+    def _end_round(self, winner: int | None, reason: str) -> None:
+        """Stop the round now (the rest of the encounter is skipped)."""
+        if self.ending is None:
+            self.ending = [winner, reason]
+        self.tasks = []
+        self.choice = None
+
+    # -- the engine loop ----------------------------------------------------------------
+    def _run(self) -> None:
+        while self.choice is None and self.ending is None and self.tasks:
+            task = self.tasks.pop()
+            getattr(self, "_t_" + task["k"])(task)
+        if self.ending is not None:
+            self._finish_round()
+        elif self.choice is None and not self.tasks:
+            self.cur = None
+            self._check_stuck()
+
+    def _push(self, *tasks: dict[str, Any]) -> None:
+        """Schedule tasks to run in the order given (before anything already scheduled)."""
+        self.tasks.extend(reversed(tasks))
+
+    def _ask(self, choice: dict[str, Any], options: list[str]) -> None:
+        if not options:
+            return
+        if len(options) == 1 and choice["kind"] in _AUTO:
+            self._answer(choice, options[0])
+            return
+        choice["_opts"] = options
+        self.choice = choice
+
+    def _check_stuck(self) -> None:
+        """A seat that must place with an empty hand cannot play (§6.3 fallback)."""
+        movers = self.to_move()
+        stuck = [p for p in movers if not self.hands[p]]
+        if stuck:
+            self._round_end_by_cards()
+            if self.ending is None:  # pragma: no cover - decks are never empty here
+                self._end_round(None, "no_cards")
+            self._finish_round()
+
+    def _finish_round(self) -> None:
+        winner, reason = self.ending  # type: ignore[misc]
+        self.ending = None
+        if winner is not None:
+            self.wins[winner] += 1
+        self.results.append(winner)
+        self.log.append({"t": "round_end", "winner": winner, "reason": reason,
+                         "wins": list(self.wins)})
+        if winner is not None and self.wins[winner] >= ROUNDS_TO_WIN:
+            self.phase = "over"
+            self.winner = winner
+            self.tasks = []
+            self.choice = None
+            self.log.append({"t": "end", "winner": winner, "wins": list(self.wins)})
+            return
+        self._start_round()
+
+    # -- placement (§3.1) ---------------------------------------------------------------
+    def _place(self, p: int, v: int) -> None:
+        self.hands[p].remove(v)
+        up = self.fortune == p
+        card = _new_card(v, up)
+        card["mod"] = self.next_mod[p]
+        card["lib"] = self.librarian[p]
+        card["eng"] = self.engineer[p]
+        card["bm"] = self.blackmail[p]
+        self.next_mod[p] = 0
+        self.librarian[p] = 0
+        self.engineer[p] = 0
+        self.blackmail[p] = []
+        self.placed[p] = card
+        event = {"t": "place", "p": p, "e": len(self.row) + 1, "up": up, "mod": card["mod"],
+                 "card": v}
+        self.log.append(event if up else private_event(event, [p], ["card"]))
+        if self.placed[0] is None or self.placed[1] is None:
+            return
+        self.fortune = None
+        enc = {"id": self.next_id, "cards": self.placed, "revealed": False, "evald": False,
+               "win": None}
+        self.next_id += 1
+        self.row.append(enc)
+        self.placed = [None, None]
+        if self.location == "foggy_swamp":
+            if len(self.row) == 1:
+                self._push(*self._finish_tasks())
+                return
+            target = self.row[-2]
+        else:
+            target = enc
+        self.cur = target["id"]
+        self._push({"k": "reveal"}, {"k": "after_reveal"}, {"k": "evaluate"},
+                   {"k": "loser"}, *self._finish_tasks())
+
+    @staticmethod
+    def _finish_tasks() -> list[dict[str, Any]]:
+        return [{"k": k} for k in ("engineer", "djinn", "serpent", "founders", "end_checks",
+                                   "draws", "scrapyard")]
+
+    # -- reveal (§3.2–3.4) --------------------------------------------------------------
+    def _t_reveal(self, task: dict[str, Any]) -> None:
+        i = self._enc_index(self.cur)
+        enc = self.row[i]
+        enc["revealed"] = True
+        cards = enc["cards"]
+        for c in cards:
+            c["up"] = True
+        self.log.append({"t": "reveal", "e": i + 1, "cards": [c["v"] for c in cards],
+                         "influence": [self._infl(c) for c in cards]})
+        if i == 0:
+            return
+        prev = self.row[i - 1]["cards"]
+        if self.location == "auction_house":
+            for p in SEATS:
+                if self._infl(cards[p]) < self._infl(prev[p]):
+                    self.log.append({"t": "location", "loc": "auction_house", "p": p})
+                    self._discard_deck_top(p, 1, "auction_house")
+        elif self.location == "haunted_catacombs":
+            losers = [p for p in SEATS if colour_of(cards[p]["v"]) == colour_of(prev[p]["v"])]
+            for p in losers:
+                self.log.append({"t": "location", "loc": "haunted_catacombs", "p": p})
+            if len(losers) == 1:
+                self._end_round(1 - losers[0], "haunted_catacombs")
+            elif losers:
+                self._end_round(None, "haunted_catacombs")
+
+    def _t_after_reveal(self, task: dict[str, Any]) -> None:
+        enc = self.row[self._enc_index(self.cur)]
+        tasks = []
+        for p in SEATS:
+            c = enc["cards"][p]
+            for _ in range(c["lib"]):
+                tasks.append({"k": "librarian", "p": p, "v": c["v"]})
+            c["lib"] = 0
+        for p in SEATS:
+            c = enc["cards"][p]
+            for colour in c["bm"]:
+                tasks.append({"k": "blackmail", "p": p, "colour": colour, "v": c["v"]})
+            c["bm"] = []
+        self._push(*tasks)
+
+    def _t_librarian(self, task: dict[str, Any]) -> None:
+        self._ask({"kind": "librarian", "seat": task["p"], "ability": "librarian", "card": 6,
+                   "at": None, "target": [task["p"], task["v"]]}, ["+", "-"])
+
+    def _t_blackmail(self, task: dict[str, Any]) -> None:
+        p = task["p"]
+        hit = colour_of(task["v"]) != task["colour"]
+        self.log.append({"t": "blackmail", "p": p, "colour": task["colour"], "hit": hit})
+        if hit:
+            self._push({"k": "discard", "p": p, "n": 2, "why": "blackmailer"})
+
+    def _t_discard(self, task: dict[str, Any]) -> None:
+        """``p`` discards ``n`` hand cards of their choice (fewer if unable)."""
+        p, n = task["p"], task["n"]
+        hand = self.hands[p]
+        if n <= 0 or not hand:
+            return
+        if len(hand) <= n:
+            self._discard_hand(p, list(hand), task["why"])
+            return
+        self._ask({"kind": "discard", "seat": p, "ability": task["why"], "card": None,
+                   "at": None, "count": n, "why": task["why"]},
+                  [f"x{v}" for v in hand])
+
+    def _t_draw(self, task: dict[str, Any]) -> None:
+        self._draw(task["p"], task["n"], task["why"])
+
+    # -- evaluation (§4.1, §4.2) --------------------------------------------------------
+    def _t_evaluate(self, task: dict[str, Any]) -> None:
+        i = self._enc_index(self.cur)
+        enc = self.row[i]
+        enc["evald"] = True
+        self._reevaluate(skip=enc["id"])
+        cards = enc["cards"]
+        self.log.append({"t": "evaluate", "e": i + 1, "winner": enc["win"],
+                         "influence": [self._infl(c) for c in cards],
+                         "signets": [c["sig"] for c in cards]})
+        if self.location == "founders_day":
+            self._founders_check()
+
+    def _reevaluate(self, skip: int | None = None) -> None:
+        """Re-decide every evaluated encounter; signets move, abilities never trigger."""
+        row = self.row
+        judges = [False, False]
+        if self.deck == "I":
+            for enc in row:
+                for p in SEATS:
+                    if self._active(enc["cards"][p], "judge"):
+                        judges[p] = True
+        changed = []
+        serpent = self.location == "serpent_temple"
+        for i, enc in enumerate(row):
+            if not enc["evald"]:
+                continue
+            c0, c1 = cards = enc["cards"]
+            nxt = row[i + 1]["cards"] if i + 1 < len(row) and row[i + 1]["evald"] else None
+            win = None
+            decided = False
+            bonus = 0
+            if nxt is not None:
+                if self.deck == "II":
+                    counsel = [p for p in SEATS if self._active(nxt[p], "counselor")]
+                    if len(counsel) == 1:  # two active Counselors cancel each other out
+                        win, decided = counsel[0], True
+                else:
+                    bonus = (self._active(nxt[0], "treasurer")
+                             + self._active(nxt[1], "treasurer"))
+            if not decided:
+                if self._active(c0, "mediator") or self._active(c1, "mediator"):
+                    win = None
+                else:
+                    a, b = c0["v"] + c0["mod"], c1["v"] + c1["mod"]
+                    win = 0 if a > b else 1 if b > a else None
+            sig = [0, 0]
+            if win is not None:
+                sig[win] = 1 + bonus + self._active(cards[win], "aristocrat")
+            else:
+                for p in SEATS:
+                    if judges[p]:  # C3: a Judge also wins a Mediator tie
+                        sig[p] = 1 + bonus
+            enc["win"] = win
+            before = [c0["sig"], c1["sig"]]
+            if before != sig:
+                c0["sig"], c1["sig"] = sig
+                if enc["id"] != skip:
+                    changed.append({"e": i + 1, "before": before, "after": sig})
+                if serpent and enc["id"] != self.cur:
+                    for p in SEATS:
+                        if sig[p] and not before[p]:
+                            self.serpent[p] += 1
+        if changed:
+            self.log.append({"t": "signets", "changed": changed, "totals": self._totals()})
+
+    def _founders_check(self) -> None:
+        """Founder's Day: signets on 3 consecutive encounters win the round at once."""
+        winners = []
+        for p in SEATS:
+            run = 0
+            for enc in self.row:
+                run = run + 1 if enc["cards"][p]["sig"] else 0
+                if run >= 3:
+                    winners.append(p)
+                    break
+        if winners:
+            self.log.append({"t": "location", "loc": "founders_day", "p": winners})
+            self._end_round(winners[0] if len(winners) == 1 else None, "founders_day")
+
+    # -- the losing card's ability (§3.6) -----------------------------------------------
+    def _t_loser(self, task: dict[str, Any]) -> None:
+        i = self._enc_index(self.cur)
+        if i < 0 or self.row[i]["win"] is None:
+            return
+        q = 1 - self.row[i]["win"]
+        v = self.row[i]["cards"][q]["v"]
+        self._push({"k": "ability", "ab": v, "src": [q, v], "via": None})
+
+    def _t_ability(self, task: dict[str, Any]) -> None:
+        ab, src, via = task["ab"], task["src"], task["via"]
+        name = self.abilities[ab]
+        o = src[0]
+        i = self._find(o, src[1])
+        event = {"t": "ability", "p": o, "ability": name, "card": ab,
+                 "e": i + 1 if i >= 0 else None, "at": src[1], "via": via}
+        self.log.append(event)
+        if ab in self.ongoing:
+            card = self.row[i]["cards"][o] if i >= 0 else None
+            if card is not None and not card["on"]:
+                card["on"] = True
+                self.log.append({"t": "token", "p": o, "e": i + 1, "card": card["v"],
+                                 "on": True})
+                self._reevaluate()
+            return
+        ctx = {"seat": o, "ability": name, "card": ab, "at": src if i >= 0 else None}
+        if getattr(self, "_ab_" + name)(o, src, i, ctx) is False:
+            event["none"] = True
+
+    # Deck I ------------------------------------------------------------------------------
+    def _ab_hired_blade(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        if i < 0:
+            return False
+        self._remove(i, o, "discard", "hired_blade")
+        if self.row[i]["cards"][1 - o] is not None:
+            self._remove(i, 1 - o, "discard", "hired_blade")
+        self._drop_empty(i)
+        self._reevaluate()
+        return None
+
+    def _ab_void_mage(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        targets = [t for t in self._revealed_cards()
+                   if (c := self._card(t))["mod"] or c["on"]]  # type: ignore[index]
+        if not targets:
+            return False
+        self._ask({**ctx, "kind": "void_target"}, [self._code(t) for t in targets])
+        return None
+
+    def _ab_surgeon(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        self._pend_mod(o, -5)
+        return None
+
+    def _pend_mod(self, o: int, delta: int) -> None:
+        self.next_mod[o] += delta
+        self.log.append({"t": "pending", "p": o, "effect": "next_modifier", "value": delta})
+
+    def _ab_saboteur(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        self._discard_deck_top(1 - o, 2, "saboteur")
+        return None
+
+    def _ab_fortune_teller(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        self.fortune = 1 - o
+        self.log.append({"t": "pending", "p": o, "effect": "fortune_teller", "value": 1 - o})
+        return None
+
+    def _ab_palace_guard(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        self._ask({**ctx, "kind": "colour"}, list(COLOURS))
+        return None
+
+    _ab_ambusher = _ab_palace_guard
+    _ab_blackmailer = _ab_palace_guard
+    _ab_witch_king = _ab_palace_guard
+
+    def _ab_puppeteer(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        q = 1 - o
+        if not self.hands[q]:
+            self.log.append({"t": "replace", "p": q, "e": i + 1 if i >= 0 else None,
+                             "old": None, "new": None})
+            self._end_round(o, "puppeteer")
+            return None
+        if i < 0:
+            return False
+        enc = self.row[i]
+        old = enc["cards"][q]["v"]
+        new = self.hands[q].pop(self.rng.randbelow(len(self.hands[q])))
+        self.discards[q].append(old)
+        enc["cards"][q] = _new_card(new, True)
+        self.log.append({"t": "replace", "p": q, "e": i + 1, "old": old, "new": new})
+        self._reevaluate()
+        return None
+
+    def _ab_clockmaker(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        if i > 0:
+            self._modify([o, self.row[i - 1]["cards"][o]["v"]], 3, "clockmaker")
+        self._pend_mod(o, 3)
+        return None
+
+    def _ab_swamp_guardian(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        targets = [t for t in self._own_revealed(o) if t != src]
+        if not targets:
+            return False
+        self._ask({**ctx, "kind": "swamp_target"}, [self._code(t) for t in targets])
+        return None
+
+    def _ab_magistra(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        me = self._card(src)
+        if me is None:
+            return False
+        floor = self._infl(me)
+        targets = [t for t in self._own_revealed(o) if t != src and t[1] not in self.ongoing
+                   and self._infl(self._card(t)) >= floor]  # type: ignore[arg-type]
+        if not targets:
+            return False
+        self._ask({**ctx, "kind": "magistra_target"}, [self._code(t) for t in targets])
+        return None
+
+    def _ab_inventor(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        targets = self._revealed_cards()
+        if len(targets) < 2:
+            return False
+        self._ask({**ctx, "kind": "inventor_plus"}, [self._code(t) for t in targets])
+        return None
+
+    def _ab_djinn(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        self._end_round(o, "djinn")
+        return None
+
+    # Deck II -----------------------------------------------------------------------------
+    def _ab_poisoner(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        if i < 0:
+            return False
+        me, opp = self.row[i]["cards"][o], self.row[i]["cards"][1 - o]
+        delta = self._infl(me) - self._infl(opp)
+        self._modify([1 - o, opp["v"]], delta, "poisoner")
+        return None
+
+    def _ab_kinesis_mage(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        own = self._own_revealed(o)
+        sources = [t for t in own if (c := self._card(t))["mod"] or c["on"]]  # type: ignore
+        if len(own) < 2 or not sources:
+            return False
+        self._ask({**ctx, "kind": "kinesis_from"}, [self._code(t) for t in sources])
+        return None
+
+    def _ab_envoy(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        opts = [self._code(t) for t in self._revealed_cards()] + ["n"]
+        self._ask({**ctx, "kind": "envoy_target"}, opts)
+        return None
+
+    def _ab_tax_collector(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        if i < 0:
+            return False
+        self._modify(src, 4, "tax_collector")
+        return None
+
+    def _ab_revolutionary(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        q = 1 - o
+        self._push({"k": "discard", "p": q, "n": 2, "why": "revolutionary"},
+                   {"k": "draw", "p": q, "n": 2, "why": "revolutionary"})
+        return None
+
+    def _ab_librarian(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        self.librarian[o] += 1
+        self.log.append({"t": "pending", "p": o, "effect": "librarian", "value": 1})
+        return None
+
+    def _ab_prodigy(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        targets = [t for t in self._own_revealed(o)
+                   if self._infl(self._card(t)) <= 8]  # type: ignore[arg-type]
+        if not targets:
+            return False
+        self._ask({**ctx, "kind": "prodigy_target"}, [self._code(t) for t in targets])
+        return None
+
+    def _ab_illusionist(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        targets = []
+        for enc in self.row:
+            if enc["evald"] and enc["cards"][1 - o]["sig"] and not enc["cards"][o]["sig"]:
+                t = [o, enc["cards"][o]["v"]]
+                if t != src:
+                    targets.append(t)
+        if not targets:
+            return False
+        self._ask({**ctx, "kind": "illusionist_target"}, [self._code(t) for t in targets])
+        return None
+
+    def _ab_engineer(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        self.engineer[o] += 1
+        self.log.append({"t": "pending", "p": o, "effect": "engineer", "value": 5})
+        return None
+
+    def _ab_elemental(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        opts = [f"x{v}" for v in self.hands[o] if v not in self.ongoing]
+        if not opts:
+            return False
+        self._ask({**ctx, "kind": "elemental_card"}, opts)
+        return None
+
+    def _ab_successor(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+        q = 1 - o
+        self._discard_deck_top(q, len(self.decks[q]), "successor")
+        if len(self.hands[q]) > 2:
+            self._ask({**ctx, "kind": "successor_keep", "seat": q, "count": 2, "kept": []},
+                      [f"k{v}" for v in self.hands[q]])
+        return None
+
+    # -- answering a choice -------------------------------------------------------------
+    def _answer(self, c: dict[str, Any], action: str) -> None:
+        kind = c["kind"]
+        o = c["seat"]
+        ctx = {k: c[k] for k in ("seat", "ability", "card", "at")}
+        if kind in _ROW_KINDS and action != "n":
+            i = int(action[:-1]) - 1
+            p = SEAT_LETTER.index(action[-1])
+            target = [p, self.row[i]["cards"][p]["v"]]
+        if kind == "librarian":
+            delta = 2 if action == "+" else -2
+            self._modify(c["target"], delta, "librarian")
+        elif kind == "colour":
+            self._named(c, ctx, action)
+        elif kind == "palace_guard_discard":
+            if action == "pass":
+                self.log.append({"t": "decline", "p": o})
+                if c["at"] is not None:
+                    self._modify(c["at"], 7, "palace_guard")
+            else:
+                self._discard_hand(o, [int(action[1:])], "palace_guard")
+        elif kind == "void_target":
+            card = self._card(target)
+            opts = (["m"] if card["mod"] else []) + (["o"] if card["on"] else [])
+            self._ask({**ctx, "kind": "void_kind", "target": target}, opts)
+        elif kind == "void_kind":
+            t = c["target"]
+            i = self._find(t[0], t[1])
+            card = self.row[i]["cards"][t[0]]
+            if action == "m":
+                self._modify(t, -card["mod"], "void_mage")
+            else:
+                card["on"] = False
+                self.log.append({"t": "token", "p": t[0], "e": i + 1, "card": t[1],
+                                 "on": False})
+                self._reevaluate()
+        elif kind == "inventor_plus":
+            self._modify(target, 3, "inventor")
+            opts = [self._code(t) for t in self._revealed_cards() if t != target]
+            self._ask({**ctx, "kind": "inventor_minus", "plus": target}, opts)
+        elif kind == "inventor_minus":
+            self._modify(target, -3, "inventor")
+        elif kind == "swamp_target":
+            i = self._find(target[0], target[1])
+            self._remove(i, o, "hand", "swamp_guardian")
+            self._remove(i, 1 - o, "discard", "swamp_guardian")
+            self._drop_empty(i)
+            self._reevaluate()
+        elif kind == "magistra_target":
+            self._push({"k": "ability", "ab": target[1], "src": c["at"], "via": "magistra"})
+        elif kind == "illusionist_target":
+            self._push({"k": "ability", "ab": target[1], "src": target, "via": "illusionist"})
+        elif kind == "prodigy_target":
+            self._modify(target, 3, "prodigy")
+        elif kind == "envoy_target":
+            if action == "n":
+                self._pend_mod(o, -3)
+            else:
+                self._modify(target, -3, "envoy")
+        elif kind == "kinesis_from":
+            opts = [self._code(t) for t in self._own_revealed(o) if t != target]
+            self._ask({**ctx, "kind": "kinesis_to", "from": target}, opts)
+        elif kind == "kinesis_to":
+            self._kinesis(c["from"], target)
+        elif kind == "elemental_card":
+            v = int(action[1:])
+            self._discard_hand(o, [v], "elemental")
+            self.elemental_draw[o] += 1
+            self._push({"k": "ability", "ab": v, "src": c["at"] or [o, c["card"]],
+                        "via": "elemental"})
+        elif kind == "discard":
+            self._discard_hand(o, [int(action[1:])], c["why"])
+            if c["count"] > 1:
+                self._push({"k": "discard", "p": o, "n": c["count"] - 1, "why": c["why"]})
+        elif kind == "successor_keep":
+            kept = [*c["kept"], int(action[1:])]
+            rest = [v for v in self.hands[o] if v not in kept]
+            if len(kept) < 2 and len(rest) > 1:
+                self._ask({**c, "count": 2 - len(kept), "kept": kept},
+                          [f"k{v}" for v in rest])
+            else:
+                if len(kept) < 2:
+                    rest = []
+                self._discard_hand(o, rest, "successor")
+        elif kind == "scrapyard_under":
+            v = int(action[1:])
+            self.hands[o].remove(v)
+            self.decks[o].insert(0, v)
+            self.log.append(private_event({"t": "under", "p": o, "card": v}, [o], ["card"]))
+
+    def _named(self, c: dict[str, Any], ctx: dict[str, Any], colour: str) -> None:
+        o, q = c["seat"], 1 - c["seat"]
+        name = c["ability"]
+        self.log.append({"t": "colour", "p": o, "colour": colour, "ability": name})
+        if name == "palace_guard":
+            opts = [f"x{v}" for v in self.hands[q] if colour_of(v) == colour] + ["pass"]
+            self._ask({**ctx, "kind": "palace_guard_discard", "seat": q, "colour": colour},
+                      opts)
+        elif name == "ambusher":
+            self._discard_hand(q, [v for v in self.hands[q] if colour_of(v) == colour],
+                               "ambusher")
+        elif name == "blackmailer":
+            self.blackmail[q].append(colour)
+            self.log.append({"t": "pending", "p": o, "effect": "blackmail", "value": colour})
+        else:  # witch_king
+            self._discard_hand(q, [v for v in self.hands[q] if colour_of(v) == colour],
+                               "witch_king")
+            deck = self.decks[q]
+            gone = [v for v in deck if colour_of(v) == colour]
+            self.decks[q] = [v for v in deck if colour_of(v) != colour]
+            self.discards[q].extend(gone)
+            self.log.append({"t": "discard", "p": q, "cards": gone, "from": "deck",
+                             "why": "witch_king"})
+            self.rng.shuffle(self.decks[q])
+            self.log.append({"t": "shuffle", "p": q})
+
+    def _kinesis(self, frm: list[int], to: list[int]) -> None:
+        i, j = self._find(frm[0], frm[1]), self._find(to[0], to[1])
+        a, b = self.row[i]["cards"][frm[0]], self.row[j]["cards"][to[0]]
+        mod, token = a["mod"], a["on"]
+        b["mod"] += mod  # C17: moved modifiers add to the destination's own
+        a["mod"] = 0
+        if token:
+            a["on"] = False
+            b["on"] = True
+        self.log.append({"t": "move", "p": frm[0], "from": [i + 1, frm[1]],
+                         "to": [j + 1, to[1]], "mod": mod, "token": token})
+        self._reevaluate()
+
+    # -- Finish (§3.7) ------------------------------------------------------------------
+    def _t_engineer(self, task: dict[str, Any]) -> None:
+        i = self._enc_index(self.cur)
+        if i < 0:
+            return
+        for p in SEATS:
+            card = self.row[i]["cards"][p]
+            if card is not None and card["eng"]:
+                n, card["eng"] = card["eng"], 0
+                self._modify([p, card["v"]], 5 * n, "engineer")
+
+    def _t_djinn(self, task: dict[str, Any]) -> None:
+        if self.deck != "II":
+            return
+        winners = set()
+        for i, enc in enumerate(self.row[:-1]):
+            for p in SEATS:
+                if self._active(enc["cards"][p], "mechanical_djinn"):
+                    nxt = self.row[i + 1]
+                    if nxt["evald"] and self._holder(nxt) == p:
+                        winners.add(p)
+        if winners:
+            w = winners.pop() if len(winners) == 1 else None
+            self._end_round(w, "mechanical_djinn")
+
+    def _t_serpent(self, task: dict[str, Any]) -> None:
+        tasks = []
+        for p in SEATS:
+            for _ in range(self.serpent[p]):
+                tasks.append({"k": "serpent_win", "p": p})
+            self.serpent[p] = 0
+        self._push(*tasks)
+
+    def _t_serpent_win(self, task: dict[str, Any]) -> None:
+        p = task["p"]
+        self.log.append({"t": "location", "loc": "serpent_temple", "p": p})
+        self._draw(p, 1, "serpent_temple")
+        self._push({"k": "discard", "p": 1 - p, "n": 1, "why": "serpent_temple"})
+
+    def _t_founders(self, task: dict[str, Any]) -> None:
+        if self.location == "founders_day":
+            self._founders_check()
+
+    def _t_end_checks(self, task: dict[str, Any]) -> None:
+        """§6.2 signets, §6.3 cannot play (instant wins already ended the round)."""
+        t = self._totals()
+        for p in SEATS:
+            if t[p] >= SIGNETS_TO_WIN and t[p] > t[1 - p]:
+                self._end_round(p, "signets")
+                return
+        self._round_end_by_cards()
+
+    def _round_end_by_cards(self) -> None:
+        out = [not self.hands[p] and not self.decks[p] for p in SEATS]
+        if out[0] and out[1]:
+            t = self._totals()
+            self._end_round(0 if t[0] > t[1] else 1 if t[1] > t[0] else None, "no_cards")
+        elif out[0] or out[1]:
+            self._end_round(1 if out[0] else 0, "no_cards")
+
+    def _t_draws(self, task: dict[str, Any]) -> None:
+        loc = self.location
+        for p in SEATS:
+            if loc == "bazaar":
+                if len(self.hands[p]) <= 1 and self.decks[p]:
+                    self.log.append({"t": "location", "loc": "bazaar", "p": p})
+                    self._draw(p, 4, "bazaar")
+            elif self.decks[p]:
+                self._draw(p, 2 if loc in ("grand_library", "scrapyard") else 1, "finish")
+        for p in SEATS:
+            if self.elemental_draw[p]:
+                self._draw(p, self.elemental_draw[p], "elemental")
+                self.elemental_draw[p] = 0
+
+    def _t_scrapyard(self, task: dict[str, Any]) -> None:
+        if self.location != "scrapyard":
+            return
+        self._push(*[{"k": "under", "p": p} for p in SEATS])
+
+    def _t_under(self, task: dict[str, Any]) -> None:
+        p = task["p"]
+        if len(self.hands[p]) >= 2:  # never put your last card away: you must play one
+            self._ask({"kind": "scrapyard_under", "seat": p, "ability": "scrapyard",
+                       "card": None, "at": None}, [f"u{v}" for v in self.hands[p]])
