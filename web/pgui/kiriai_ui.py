@@ -326,18 +326,20 @@ def current_reveals(log: list[dict[str, Any]], shown: int) -> list[list[str] | N
 
 # -- rendering ---------------------------------------------------------------------------
 def _card(card: str, lang: str, *, cmd: str | None = None, enabled: bool = True,
-          extra: str = "", label: str | None = None) -> str:
-    """A card face; a button when it carries a command."""
+          extra: str = "", note: str | None = None) -> str:
+    """A card face; a button when it carries a command. ``note`` is read to screen
+    readers only (e.g. why the card cannot be used), after the visible text."""
     body = (f'<span class="glyph" aria-hidden="true">{esc(GLYPH[card])}</span>'
             f'<span class="cname">{esc(card_name(card, lang))}</span>'
             f'<span class="ctext">{esc(t("kiriai.card." + card, lang))}</span>')
+    if note:
+        body += f'<span class="sr-only"> ({esc(note)})</span>'
     classes = f"card {KIND[card]} {extra}".strip()
     if cmd is None:
         return f'<div class="{classes}" data-card="{card}">{body}</div>'
     disabled = "" if enabled else " disabled"
-    aria = f' aria-label="{esc(label)}"' if label else ""
     return (f'<button type="button" class="{classes}" data-card="{card}" '
-            f'data-cmd="{esc(cmd)}"{aria}{disabled}>{body}</button>')
+            f'data-cmd="{esc(cmd)}"{disabled}>{body}</button>')
 
 
 def _card_back(extra: str = "", label: str = "") -> str:
@@ -467,17 +469,15 @@ def _hand(view: dict[str, Any], me: int, legal: list[str], sel: dict[str, Any],
         buttons = []
         for c in halves:
             state = " rest" if resting else " used" if c in used else ""
-            label = card_name(c, lang)
-            if resting:
-                label += f" ({t('kiriai.cannot_use', lang)})"
+            note = t("kiriai.cannot_use", lang) if resting else None
             buttons.append(_card(c, lang, cmd=f"pick:{c}", enabled=c in allowed,
-                                 extra=state.strip(), label=label))
+                                 extra=state.strip(), note=note))
         cls = "phys two" if len(halves) == 2 else "phys"
         items.append(f'<div class="{cls}" data-phys="{phys}">{"".join(buttons)}</div>')
     sp = hand["special"]
     if sp and not hand["special_spent"]:
         items.append(f'<div class="phys" data-phys="{sp}">'
-                     f'{_card(sp, lang, cmd=f"pick:{sp}", enabled=sp in allowed, label=card_name(sp, lang))}</div>')
+                     f'{_card(sp, lang, cmd=f"pick:{sp}", enabled=sp in allowed)}</div>')
     return (f'<section class="hand" aria-label="{esc(t("kiriai.hand", lang))}">'
             f'<h2>{esc(t("kiriai.hand", lang))}</h2><div class="cards">{"".join(items)}</div></section>')
 
@@ -489,9 +489,9 @@ def _program_controls(sel: dict[str, Any], legal: list[str], lang: str) -> str:
         label = t("kiriai.slot1" if step == 0 else "kiriai.slot2", lang)
         if step < len(picks):
             text = card_name(picks[step], lang)
-            slots.append(f'<button type="button" class="pslot filled" data-cmd="unpick:{step}" '
-                         f'aria-label="{esc(label)}: {esc(text)} ({esc(t("clear", lang))})">'
-                         f'<small>{esc(label)}</small>{esc(text)}</button>')
+            slots.append(f'<button type="button" class="pslot filled" data-cmd="unpick:{step}">'
+                         f'<small>{esc(label)}</small> {esc(text)}'
+                         f'<span class="sr-only"> ({esc(t("clear", lang))})</span></button>')
         else:
             slots.append(f'<div class="pslot"><small>{esc(label)}</small>'
                          f'{esc(t("kiriai.slot_empty", lang))}</div>')

@@ -211,7 +211,7 @@ class Table:
             f'<header class="bar"><a class="home" href="./index.html">← {esc(t("lobby", lang))}</a>'
             f'<h1>{esc(self.title())}</h1>'
             f'<button type="button" class="lang" data-cmd="lang:{other}" lang="{other}" '
-            f'aria-label="{esc(t("lang_switch_label", lang))}">{esc(t("lang_switch", lang))}</button>'
+            f'title="{esc(t("lang_switch_label", lang))}">{esc(t("lang_switch", lang))}</button>'
             f'</header>')
         message = f'<p class="message" role="alert">{esc(self.message)}</p>' if self.message else ""
         side = (
@@ -227,7 +227,9 @@ class Table:
         """The played-back events in words, one line each, newest last."""
         items = "".join(f'<li class="ev-{esc(e["t"])}">{esc(self.ui.describe(e, self.lang))}</li>'
                         for e in events[:self.shown])
-        return f'<ol class="log-lines">{items}</ol>'
+        # Focusable, so the scrolled log can be read from the keyboard too.
+        return (f'<ol class="log-lines" tabindex="0" aria-label="{esc(t("log", self.lang))}">'
+                f'{items}</ol>')
 
     def _overlay(self, view: dict[str, Any]) -> str:
         lang = self.lang

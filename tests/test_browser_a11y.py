@@ -1,0 +1,89 @@
+"""Every page passes axe-core in Chromium with no serious or critical violation.
+
+axe-core comes from the npm registry (a devDependency in package.json, pinned in
+package-lock.json) and is injected into the page by the test; it is never served in dist/.
+Pages are checked in the states a player meets: the lobby in both languages, every game's
+table in both modes (hand-over screen, mid-game, game over), and the error screen of a bad
+link.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+import pygames
+
+ROOT = Path(__file__).resolve().parent.parent
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+READY = 'html[data-ready="true"]'
+#: Commands a random clicker leaves alone: they leave the game, not play it.
+NOT_PLAY = ("lang:", "rematch", "dismiss", "skip")
+
+
+def axe_problems(page: Page) -> list[str]:
+    """Serious and critical axe-core violations on the page as it is now."""
+    assert AXE.is_file(), "axe-core missing: run `npm ci` (python build.py test does)"
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ["violations"]});
+        return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}));
+    }""")
+    return [f"{v['impact']} {v['id']}: {v['help']} at {v['nodes']}" for v in result
+            if v["impact"] in ("serious", "critical")]
+
+
+def click_some(page: Page, rng: random.Random, clicks: int) -> None:
+    """Play by clicking random enabled buttons on the table (confirming often)."""
+    for _ in range(clicks):
+        if page.locator('#app[data-over="true"]').count():
+            return
+        buttons = page.locator("#app button[data-cmd]:not([disabled])")
+        cmds = [c for c in buttons.evaluate_all("els => els.map(e => e.dataset.cmd)")
+                if not c.startswith(NOT_PLAY)]
+        if not cmds:
+            page.wait_for_timeout(50)
+            continue
+        cmd = "confirm" if "confirm" in cmds and rng.random() < 0.7 else rng.choice(cmds)
+        try:  # the table may re-render under the pointer (playback): then look again
+            page.locator(f'#app button[data-cmd="{cmd}"]:not([disabled])').first.click(
+                timeout=2_000)
+        except PlaywrightTimeoutError:
+            continue
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_lobby_has_no_serious_accessibility_violation(page: Page, lang):
+    page.goto(f"/index.html?lang={lang}")
+    page.wait_for_selector(READY)
+    page.locator("details.options summary").first.click()
+    assert axe_problems(page) == []
+
+
+@pytest.mark.parametrize("gid", pygames.game_ids())
+@pytest.mark.parametrize("mode", ["bot", "hotseat"])
+def test_tables_have_no_serious_accessibility_violation(page: Page, gid, mode):
+    lang = "ja" if mode == "hotseat" else "en"
+    page.goto(f"/play.html?game={gid}&mode={mode}&lang={lang}&seed=5&speed=0")
+    page.wait_for_selector(READY)
+    assert axe_problems(page) == [], "at the start"
+    rng = random.Random(5)
+    click_some(page, rng, 12)
+    assert axe_problems(page) == [], "mid-game"
+    click_some(page, rng, 3000)
+    page.wait_for_selector('#app[data-over="true"]')
+    page.wait_for_selector(".overlay.gameover")
+    assert axe_problems(page) == [], "game over"
+    page.click('[data-cmd="dismiss"]')
+    assert axe_problems(page) == [], "reviewing the final board"
+
+
+def test_error_screen_has_no_serious_accessibility_violation(page: Page):
+    page.goto("/play.html?game=nosuchgame&lang=en")
+    page.wait_for_selector('html[data-failed="true"]')
+    assert axe_problems(page) == []
