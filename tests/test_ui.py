@@ -22,7 +22,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from pgui import i18n, kiriai_ui, lobby, pages
+from pgui import i18n, kiriai_ui, lobby, pages, ui_modules
 from pgui.i18n import STRINGS, t
 from pgui.kiriai_ui import board_at, describe, render_table
 from pgui.table import Table
@@ -30,6 +30,7 @@ from pgui.table import Table
 import pygames
 from pygames.bots import RandomBot, play_bots
 
+ui_modules()  # every game's strings join pgui.i18n.STRINGS
 ROOT = Path(__file__).resolve().parent.parent
 PGUI = ROOT / "web" / "pgui"
 GAME = pygames.get_game("kiriai")

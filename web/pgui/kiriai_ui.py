@@ -216,7 +216,7 @@ def pending_action(sel: dict[str, Any]) -> str | None:
 
 
 # -- what the log says -----------------------------------------------------------------
-def describe(event: dict[str, Any], lang: str) -> str:
+def describe(event: dict[str, Any], lang: str, view: dict[str, Any] | None = None) -> str:
     """One engine event in words.
 
     >>> describe({"t": "wound", "p": 1, "wounds": 1}, "en")
@@ -538,7 +538,8 @@ def prompt(view: dict[str, Any], me: int | None, legal: list[str], sel: dict[str
 
 def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
                  events: list[dict[str, Any]], sel: dict[str, Any] | None = None,
-                 shown: int | None = None, seats: tuple[str, ...] = ("", ""),
+                 shown: int | None = None, since: int | None = None,
+                 seats: tuple[str, ...] = ("", ""),
                  waiting_for: str = "", before: dict[str, Any] | None = None) -> str:
     """The whole Kiri-ai table for one viewer (``view["you"]``; None = nobody's hand shown).
 

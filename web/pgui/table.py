@@ -16,8 +16,10 @@ which provides
 * ``STEP_EVENTS``: event kinds that get their own pause when played back;
 * ``new_selection()``: the seat's local, not yet confirmed choices;
 * ``handle(cmd, sel, legal, view)``: a click, returning an engine action once one is made;
-* ``render_table(view, legal, lang, *, events, shown, sel, seats, waiting_for, before)``;
-* ``describe(event, lang)``: one event in words for the log;
+* ``render_table(view, legal, lang, *, events, shown, since, sel, seats, waiting_for,
+  before)``: ``since`` is where the last playback began (None before any action);
+* ``describe(event, lang, view)``: one event in words for the log (``view`` is the
+  viewer's, for what an event does not repeat, e.g. which deck is in play);
 * ``who(seat, lang)``, ``result_reason(outcome, lang)``, ``rules_html(lang)``;
 * optionally ``step_delay(event, speed)``: milliseconds to look at a step.
 
@@ -66,6 +68,7 @@ class Table:
         self.sel = self.ui.new_selection()
         self.shown = 0
         self.before: dict[str, Any] | None = None
+        self.since: int | None = None  # where the last playback began
         self.dismissed = False
         # Hot-seat: the player whose hand may be on screen (None = nobody's).
         self.active: int | None = None
@@ -144,7 +147,7 @@ class Table:
         except pygames.IllegalAction as exc:
             self.message = t("error", self.lang, msg=str(exc))
             return
-        self.shown = before
+        self.shown = self.since = before
         if self.mode == "hotseat":
             self.active = None  # the screen goes dark until the next player takes the device
         self._after_change()
@@ -203,7 +206,7 @@ class Table:
             others = [p for p in view.get("to_move", []) if p != me]
             waiting = self.ui.who(others[0], lang) if others else ""
         table = self.ui.render_table(view, legal, lang, events=events, sel=self.sel,
-                                     shown=self.shown, seats=self.seats(),
+                                     shown=self.shown, since=self.since, seats=self.seats(),
                                      waiting_for=waiting,
                                      before=self.before if self.animating else None)
         other = LANGS[1 - LANGS.index(lang)]
@@ -216,17 +219,18 @@ class Table:
         message = f'<p class="message" role="alert">{esc(self.message)}</p>' if self.message else ""
         side = (
             f'<aside class="side"><details class="log" open><summary>{esc(t("log", lang))}</summary>'
-            f'{self.render_log(events)}</details>'
+            f'{self.render_log(events, view)}</details>'
             f'<details class="rules"><summary>{esc(t("rules", lang))}</summary>'
             f'<div class="rules-text">{self.ui.rules_html(lang)}</div></details></aside>')
         overlay = self._overlay(view)
         return (f'{header}<div class="layout" data-mode="{self.mode}">'
                 f'<main class="main">{message}{table}</main>{side}</div>{overlay}')
 
-    def render_log(self, events: list[dict[str, Any]]) -> str:
+    def render_log(self, events: list[dict[str, Any]], view: dict[str, Any]) -> str:
         """The played-back events in words, one line each, newest last."""
-        items = "".join(f'<li class="ev-{esc(e["t"])}">{esc(self.ui.describe(e, self.lang))}</li>'
-                        for e in events[:self.shown])
+        lines = ((e["t"], self.ui.describe(e, self.lang, view)) for e in events[:self.shown])
+        items = "".join(f'<li class="ev-{esc(kind)}">{esc(text)}</li>'
+                        for kind, text in lines)
         # Focusable, so the scrolled log can be read from the keyboard too.
         return (f'<ol class="log-lines" tabindex="0" aria-label="{esc(t("log", self.lang))}">'
                 f'{items}</ol>')

@@ -1,0 +1,976 @@
+"""Cardia table: pure rendering of (view, legal actions, language, local choices) -> HTML.
+
+Nothing here touches the DOM. The encounter row runs left to right; in each encounter the
+viewer's card sits at the bottom and the opponent's on top, so the two face each other.
+Buttons carry ``data-cmd``: ``pick:<value>`` selects a hand card to place and ``confirm``
+places it; ``act:<action>`` plays any other engine action (a colour, a row card, a hand
+card to discard...) at once, since every ability choice is public or harmless to repeat.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pygames.cardia import (
+    ABILITIES,
+    CARD_NAMES,
+    COLOUR_NAMES,
+    LOCATION_NAMES,
+    ONGOING,
+    colour_of,
+)
+
+from .i18n import esc, register, t
+
+COLOURS = "GYRB"
+SEAT_LETTER = "ab"
+#: Choice kinds answered by clicking a card in the row.
+ROW_KINDS = {"void_target", "inventor_plus", "inventor_minus", "swamp_target",
+             "magistra_target", "prodigy_target", "illusionist_target", "envoy_target",
+             "kinesis_from", "kinesis_to"}
+#: Actions shown as plain buttons (everything else is a card in the row or the hand).
+BUTTON_ACTIONS = ("G", "Y", "R", "B", "+", "-", "m", "o", "n", "pass")
+
+#: Events that get their own pause when played back step by step.
+STEP_EVENTS = {"reveal", "evaluate", "ability", "signets", "modifier", "token", "discard",
+               "replace", "return", "move", "delete", "colour", "decline", "blackmail",
+               "location", "round_end", "end"}
+
+STRINGS: dict[str, dict[str, str]] = {
+    "cardia.seat0": {"en": "Player 1", "ja": "プレイヤー1"},
+    "cardia.seat1": {"en": "Player 2", "ja": "プレイヤー2"},
+    "cardia.round_n": {"en": "Round {n}", "ja": "ラウンド {n}"},
+    "cardia.match": {"en": "Rounds won {a}–{b} (first to 2)", "ja": "ラウンド勝利 {a}–{b}（2勝で勝ち）"},
+    "cardia.deck_label": {"en": "Deck {d}", "ja": "デッキ{d}"},
+    "cardia.location": {"en": "Location", "ja": "ロケーション"},
+    "cardia.no_location": {"en": "No location", "ja": "ロケーションなし"},
+    "cardia.row": {"en": "Encounters", "ja": "戦闘の列"},
+    "cardia.enc_n": {"en": "Encounter {n}", "ja": "戦闘 {n}"},
+    "cardia.next_enc": {"en": "Next encounter", "ja": "次の戦闘"},
+    "cardia.empty_row": {"en": "No encounter yet this round.", "ja": "このラウンドの戦闘はまだありません。"},
+    "cardia.face_down": {"en": "Face-down card", "ja": "裏向きのカード"},
+    "cardia.not_placed": {"en": "not placed yet", "ja": "まだ出していない"},
+    "cardia.placed": {"en": "placed", "ja": "配置済み"},
+    "cardia.hand": {"en": "Your hand", "ja": "あなたの手札"},
+    "cardia.hand_n": {"en": "Hand {n}", "ja": "手札 {n}"},
+    "cardia.deck_n": {"en": "Deck {n}", "ja": "山札 {n}"},
+    "cardia.discard_n": {"en": "Discard pile ({n})", "ja": "捨て札（{n}）"},
+    "cardia.signets_n": {"en": "Signets {n}/5", "ja": "シグネット {n}/5"},
+    "cardia.wins_n": {"en": "Rounds won {n}", "ja": "ラウンド勝利 {n}"},
+    "cardia.influence": {"en": "influence {n}", "ja": "影響力 {n}"},
+    "cardia.printed": {"en": "printed {v}, modifiers {m}", "ja": "印刷値 {v}・修正 {m}"},
+    "cardia.ongoing": {"en": "Ongoing", "ja": "持続"},
+    "cardia.instant": {"en": "Instant", "ja": "即時"},
+    "cardia.token_on": {"en": "ongoing token: in force", "ja": "持続トークン：効果中"},
+    "cardia.signet_on": {"en": "{n} signet(s)", "ja": "シグネット{n}個"},
+    "cardia.wins_enc": {"en": "wins", "ja": "勝ち"},
+    "cardia.tie": {"en": "tie", "ja": "引き分け"},
+    "cardia.changed": {"en": "signets moved", "ja": "シグネット移動"},
+    "cardia.place": {"en": "Place {card}", "ja": "「{card}」を出す"},
+    "cardia.place_none": {"en": "Place a card", "ja": "カードを出す"},
+    "cardia.pending": {"en": "Waiting effects", "ja": "待機中の効果"},
+    "cardia.pending_mod": {"en": "{who}'s next card: {v:+d}", "ja": "{who}の次のカード：{v:+d}"},
+    "cardia.pending_ft": {"en": "{who} must place first, face up", "ja": "{who}は次に先に表向きで出す"},
+    "cardia.pending_lib": {"en": "{who} will give their next card +2 or −2",
+                           "ja": "{who}は次のカードに+2か−2を与える"},
+    "cardia.pending_eng": {"en": "{who}'s next card gets +5 after its encounter",
+                           "ja": "{who}の次のカードは戦闘後に+5"},
+    "cardia.pending_bm": {"en": "Blackmail on {who}'s next card: must be {colours}",
+                          "ja": "{who}の次のカードへの脅迫：{colours}でなければ手札2枚を捨てる"},
+    "cardia.pending_mdj": {"en": "{who}'s Mechanical Djinn (encounter {n}) is armed",
+                           "ja": "{who}の機械のジン（戦闘{n}）が効果中"},
+    "cardia.next_card": {"en": "Your next card (−3)", "ja": "次に出す自分のカード（−3）"},
+    "cardia.decline": {"en": "Decline (the Guard gets +7)", "ja": "捨てない（警備隊に+7）"},
+    "cardia.plus2": {"en": "+2 to your card", "ja": "自分のカードに+2"},
+    "cardia.minus2": {"en": "−2 to your card", "ja": "自分のカードに−2"},
+    "cardia.kind_m": {"en": "Remove its modifiers", "ja": "修正トークンを取り除く"},
+    "cardia.kind_o": {"en": "Remove its ongoing token", "ja": "持続トークンを取り除く"},
+    "cardia.x_verb": {"en": "Discard", "ja": "捨てる"},
+    "cardia.k_verb": {"en": "Keep", "ja": "残す"},
+    "cardia.u_verb": {"en": "Under the deck", "ja": "山札の下へ"},
+    "cardia.resolving": {"en": "Resolving…", "ja": "解決中…"},
+    # Prompts
+    "cardia.prompt_place": {"en": "{who}: choose a card to place face down, then press Place.",
+                            "ja": "{who}：裏向きで出すカードを選び、「出す」を押してください。"},
+    "cardia.prompt_place_first": {
+        "en": "{who}: Fortune Teller: you place first, face up. Choose a card, then press Place.",
+        "ja": "{who}：占い師の効果で、あなたが先に表向きで出します。カードを選んで「出す」を押してください。"},
+    "cardia.prompt_place_after": {
+        "en": "{who}: {other} placed {card} face up. Choose your card, then press Place.",
+        "ja": "{who}：{other}は「{card}」を表向きで出しました。あなたのカードを選び「出す」を押してください。"},
+    "cardia.prompt.colour": {"en": "{who}: {ability}: name a colour. {effect}",
+                             "ja": "{who}：{ability}：色を1つ宣言してください。{effect}"},
+    "cardia.effect.palace_guard": {
+        "en": "{other} may discard a card of it; if not, your Guard gets +7.",
+        "ja": "{other}はその色の手札1枚を捨ててもよく、捨てなければ警備隊に+7。"},
+    "cardia.effect.ambusher": {"en": "{other} discards every card of it from hand.",
+                               "ja": "{other}はその色の手札をすべて捨てます。"},
+    "cardia.effect.blackmailer": {
+        "en": "If {other}'s next card is another colour, they discard 2 cards.",
+        "ja": "{other}の次のカードが別の色なら、手札を2枚捨てます。"},
+    "cardia.effect.witch_king": {"en": "{other} discards it from hand and deck.",
+                                 "ja": "{other}はその色を手札と山札からすべて捨てます。"},
+    "cardia.prompt.palace_guard_discard": {
+        "en": "{who}: Palace Guard named {colour}: discard a {colour} card, or decline and the Guard gets +7.",
+        "ja": "{who}：宮殿警備隊が{colour}を宣言。{colour}のカードを1枚捨てるか、捨てずに警備隊に+7を与えます。"},
+    "cardia.prompt.void_target": {"en": "{who}: Void Mage: choose a card in the row to clear.",
+                                  "ja": "{who}：虚空の魔術師：トークンを取り除く場のカードを選んでください。"},
+    "cardia.prompt.void_kind": {"en": "{who}: Void Mage: remove that card's modifiers or its ongoing token?",
+                                "ja": "{who}：虚空の魔術師：そのカードの修正トークンと持続トークンのどちらを取り除きますか？"},
+    "cardia.prompt.inventor_plus": {"en": "{who}: Inventor: choose the card in the row that gets +3.",
+                                    "ja": "{who}：発明家：+3を与える場のカードを選んでください。"},
+    "cardia.prompt.inventor_minus": {"en": "{who}: Inventor: choose another card that gets −3.",
+                                     "ja": "{who}：発明家：−3を与える別のカードを選んでください。"},
+    "cardia.prompt.swamp_target": {
+        "en": "{who}: Swamp Guardian: choose one of your other cards to take back to hand; the card facing it is discarded.",
+        "ja": "{who}：沼の守護者：手札に戻す自分の他のカードを選んでください。向かいのカードは捨て札になります。"},
+    "cardia.prompt.magistra_target": {
+        "en": "{who}: Magistra: choose one of your cards whose instant ability this card uses.",
+        "ja": "{who}：マジストラ：即時効果を使う自分のカードを選んでください。"},
+    "cardia.prompt.prodigy_target": {"en": "{who}: Prodigy: choose your card (influence 8 or less) to get +3.",
+                                     "ja": "{who}：天才：+3を与える自分のカード（影響力8以下）を選んでください。"},
+    "cardia.prompt.illusionist_target": {
+        "en": "{who}: Illusionist: choose one of your losing cards; its ability activates again.",
+        "ja": "{who}：イリュージョニスト：負けている自分のカードを選ぶと、その能力がもう一度発動します。"},
+    "cardia.prompt.envoy_target": {"en": "{who}: Envoy: choose a card in the row to get −3, or your next card.",
+                                   "ja": "{who}：特使：−3を与える場のカード、または次に出す自分のカードを選んでください。"},
+    "cardia.prompt.kinesis_from": {"en": "{who}: Kinesis Mage: choose your card to move every token from.",
+                                   "ja": "{who}：キネシスメイジ：トークンをすべて移す元の自分のカードを選んでください。"},
+    "cardia.prompt.kinesis_to": {"en": "{who}: Kinesis Mage: choose your card to move them to.",
+                                 "ja": "{who}：キネシスメイジ：移す先の自分のカードを選んでください。"},
+    "cardia.prompt.elemental_card": {
+        "en": "{who}: Elemental: discard an instant card from your hand; its ability works as this card.",
+        "ja": "{who}：エレメンタル：手札の即時効果カードを1枚捨てると、その能力をこのカードで使います。"},
+    "cardia.prompt.discard": {"en": "{who}: {why}: discard {n} more card(s) of your choice.",
+                              "ja": "{who}：{why}：手札からあと{n}枚選んで捨ててください。"},
+    "cardia.prompt.successor_keep": {"en": "{who}: Successor: choose {n} more card(s) to keep; the rest are discarded.",
+                                     "ja": "{who}：後継：残すカードをあと{n}枚選んでください。残りは捨て札になります。"},
+    "cardia.prompt.scrapyard_under": {"en": "{who}: Scrapyard: put one hand card under your deck.",
+                                      "ja": "{who}：スクラップヤード：手札1枚を山札の下に置いてください。"},
+    "cardia.prompt.librarian": {"en": "{who}: Librarian: give your revealed card +2 or −2.",
+                                "ja": "{who}：司書：公開した自分のカードに+2か−2を与えてください。"},
+    "cardia.prompt.other": {"en": "{who}: {ability}: choose.", "ja": "{who}：{ability}：選んでください。"},
+    "cardia.waiting_choice": {"en": "Waiting for {who} ({ability})…", "ja": "{who}を待っています（{ability}）…"},
+    # Log lines
+    "cardia.ev.round": {"en": "— Round {n} (rounds won {a}–{b}) —", "ja": "― ラウンド {n}（勝利数 {a}–{b}）―"},
+    "cardia.ev.deal_seen": {"en": "{who} is dealt {cards}.", "ja": "{who}に配られたカード：{cards}。"},
+    "cardia.ev.deal": {"en": "{who} is dealt {n} cards.", "ja": "{who}に{n}枚配られた。"},
+    "cardia.ev.place_up": {"en": "{who} places {card} face up (encounter {e}).",
+                           "ja": "{who}は「{card}」を表向きで出した（戦闘{e}）。"},
+    "cardia.ev.place_seen": {"en": "{who} places {card} face down (encounter {e}).",
+                             "ja": "{who}は「{card}」を裏向きで出した（戦闘{e}）。"},
+    "cardia.ev.place": {"en": "{who} places a card face down (encounter {e}).",
+                        "ja": "{who}はカードを裏向きで出した（戦闘{e}）。"},
+    "cardia.ev.place_mod": {"en": " Waiting modifiers: {mod:+d}.", "ja": "待機中の修正：{mod:+d}。"},
+    "cardia.ev.reveal": {"en": "Encounter {e}: {a} {ca} ({ia}) vs {b} {cb} ({ib}).",
+                         "ja": "戦闘{e}：{a}「{ca}」（{ia}）対 {b}「{cb}」（{ib}）。"},
+    "cardia.ev.win": {"en": "{who} wins encounter {e} ({ia} to {ib}).", "ja": "{who}が戦闘{e}に勝利（{ia}対{ib}）。"},
+    "cardia.ev.tie": {"en": "Encounter {e} is a tie ({ia} to {ib}): no ability.",
+                      "ja": "戦闘{e}は引き分け（{ia}対{ib}）：能力は発動しない。"},
+    "cardia.ev.signets": {"en": "Signets move: {changes}. Signets {a}–{b}.",
+                          "ja": "シグネット移動：{changes}。シグネット {a}–{b}。"},
+    "cardia.ev.sig_to": {"en": "encounter {e} to {who}", "ja": "戦闘{e}は{who}へ"},
+    "cardia.ev.sig_none": {"en": "encounter {e} no one", "ja": "戦闘{e}はなし"},
+    "cardia.ev.ability": {"en": "{who}'s {card} activates: {text}", "ja": "{who}の「{card}」が発動：{text}"},
+    "cardia.ev.ability_via": {"en": "{who}'s {via} uses {card}'s ability: {text}",
+                              "ja": "{who}の「{via}」が「{card}」の能力を使う：{text}"},
+    "cardia.ev.ability_none": {"en": "{who}'s {card} activates, but has nothing to act on.",
+                               "ja": "{who}の「{card}」が発動したが、対象がなく効果なし。"},
+    "cardia.ev.token_on": {"en": "{card} gets an ongoing token: its ability is in force.",
+                           "ja": "「{card}」に持続トークン：効果が発揮される。"},
+    "cardia.ev.token_off": {"en": "{card} loses its ongoing token: its ability stops.",
+                            "ja": "「{card}」の持続トークンが外れ、効果が止まる。"},
+    "cardia.ev.modifier": {"en": "{who}'s {card} (encounter {e}) {delta:+d}: influence {inf}.",
+                           "ja": "{who}の「{card}」（戦闘{e}）に{delta:+d}：影響力{inf}。"},
+    "cardia.ev.pend.next_modifier": {"en": "{who}'s next card will get {v:+d}.",
+                                     "ja": "{who}の次のカードに{v:+d}。"},
+    "cardia.ev.pend.fortune_teller": {"en": "{who} must place first, face up, next encounter.",
+                                      "ja": "{who}は次の戦闘で先に表向きで出す。"},
+    "cardia.ev.pend.librarian": {"en": "{who} will give their next card +2 or −2 when it is revealed.",
+                                 "ja": "{who}は次のカードの公開時に+2か−2を与える。"},
+    "cardia.ev.pend.engineer": {"en": "{who}'s next card will get +5 after its encounter.",
+                                "ja": "{who}の次のカードは戦闘の後に+5。"},
+    "cardia.ev.pend.blackmail": {"en": "{who} blackmails with {colour}.", "ja": "{who}は{colour}で脅迫。"},
+    "cardia.ev.colour": {"en": "{who} names {colour}.", "ja": "{who}は{colour}を宣言。"},
+    "cardia.ev.discard_none": {"en": "{who} has nothing to discard.", "ja": "{who}は捨てるカードがない。"},
+    "cardia.ev.discard_hand": {"en": "{who} discards {cards} from hand.", "ja": "{who}は手札から{cards}を捨てた。"},
+    "cardia.ev.discard_deck": {"en": "{who} discards {cards} from the deck.", "ja": "{who}は山札から{cards}を捨てた。"},
+    "cardia.ev.discard_row": {"en": "{cards} leaves the row for {who}'s discard pile.",
+                              "ja": "{cards}が場から{who}の捨て札へ。"},
+    "cardia.ev.draw_seen": {"en": "{who} draws {cards}.", "ja": "{who}は{cards}を引いた。"},
+    "cardia.ev.draw": {"en": "{who} draws {n} card(s).", "ja": "{who}は{n}枚引いた。"},
+    "cardia.ev.under_seen": {"en": "{who} puts {card} under the deck.", "ja": "{who}は「{card}」を山札の下に置いた。"},
+    "cardia.ev.under": {"en": "{who} puts a card under the deck.", "ja": "{who}はカードを1枚山札の下に置いた。"},
+    "cardia.ev.decline": {"en": "{who} declines to discard.", "ja": "{who}はカードを捨てなかった。"},
+    "cardia.ev.return": {"en": "{who} takes {card} back to hand (encounter {e}).",
+                         "ja": "{who}は「{card}」を手札に戻した（戦闘{e}）。"},
+    "cardia.ev.replace": {"en": "{who}'s {old} is discarded; {new} from {who}'s hand takes its place.",
+                          "ja": "{who}の「{old}」が捨てられ、{who}の手札の「{new}」が代わりに置かれた。"},
+    "cardia.ev.move": {"en": "{who} moves modifiers ({mod:+d}){token} from {a} (encounter {ea}) to {b} (encounter {eb}).",
+                       "ja": "{who}は修正（{mod:+d}）{token}を「{a}」（戦闘{ea}）から「{b}」（戦闘{eb}）へ移した。"},
+    "cardia.ev.move_token": {"en": " and the ongoing token", "ja": "と持続トークン"},
+    "cardia.ev.shuffle": {"en": "{who} shuffles the deck.", "ja": "{who}は山札を切り直した。"},
+    "cardia.ev.delete": {"en": "Encounter {e} is empty and leaves the row; later encounters move left.",
+                         "ja": "戦闘{e}は空になり列から外れ、後の戦闘が左に詰める。"},
+    "cardia.ev.blackmail_hit": {"en": "{who}'s card is not {colour}: the blackmail strikes.",
+                                "ja": "{who}のカードは{colour}ではない：脅迫が成立。"},
+    "cardia.ev.blackmail_miss": {"en": "{who}'s card is {colour}: the blackmail fails.",
+                                 "ja": "{who}のカードは{colour}：脅迫は不発。"},
+    "cardia.ev.location": {"en": "{loc}: {who}.", "ja": "{loc}：{who}。"},
+    "cardia.ev.round_end": {"en": "{who} wins round {n}: {why}", "ja": "{who}がラウンド{n}に勝利：{why}"},
+    "cardia.ev.round_void": {"en": "Round {n} has no winner: {why}", "ja": "ラウンド{n}は勝者なし：{why}"},
+    "cardia.ev.end": {"en": "{who} wins the match {a}–{b}.", "ja": "{who}が{a}–{b}で試合に勝利。"},
+    "cardia.why.signets": {"en": "five signets and more than the opponent.", "ja": "シグネット5個以上で相手より多い。"},
+    "cardia.why.djinn": {"en": "the Djinn grants the round.", "ja": "ジンの効果。"},
+    "cardia.why.mechanical_djinn": {"en": "the Mechanical Djinn's next encounter was won.",
+                                    "ja": "機械のジンの次の戦闘に勝った。"},
+    "cardia.why.founders_day": {"en": "signets on three encounters in a row (Founder's Day).",
+                                "ja": "3つ連続する戦闘にシグネット（創立記念日）。"},
+    "cardia.why.haunted_catacombs": {"en": "the opponent revealed the same colour twice (Haunted Catacombs).",
+                                     "ja": "相手が同じ色を続けて公開した（呪われた地下墓地）。"},
+    "cardia.why.puppeteer": {"en": "the Puppeteer found the opponent's hand empty.",
+                             "ja": "操り人形師の時、相手の手札が空だった。"},
+    "cardia.why.no_cards": {"en": "a player has no card left to play.", "ja": "カードを出せないプレイヤーがいる。"},
+    "cardia.why.other": {"en": "{r}.", "ja": "{r}。"},
+    "cardia.reason": {"en": "{who} won two rounds ({a}–{b}).", "ja": "{who}が2ラウンド先取（{a}–{b}）。"},
+    "cardia.reason_draw": {"en": "No one won the match.", "ja": "勝者なし。"},
+    "cardia.discard_list": {"en": "{who}'s discard pile", "ja": "{who}の捨て札"},
+    # Card texts (our own words).
+    "cardia.card.I.1": {"en": "Discard this card and the opposing one.", "ja": "このカードと向かいのカードを捨てる。"},
+    "cardia.card.I.2": {"en": "Pick a card in the row: remove its modifiers or its ongoing token.",
+                        "ja": "場のカード1枚の修正トークンか持続トークンを取り除く。"},
+    "cardia.card.I.3": {"en": "Your next card gets −5.", "ja": "次に出す自分のカードに−5。"},
+    "cardia.card.I.4": {"en": "This encounter is a tie.", "ja": "この戦闘は引き分けになる。"},
+    "cardia.card.I.5": {"en": "Opponent discards the top 2 cards of their deck.", "ja": "相手は山札の上から2枚を捨てる。"},
+    "cardia.card.I.6": {"en": "Next encounter the opponent places first, face up.",
+                        "ja": "次の戦闘では相手が先に表向きでカードを出す。"},
+    "cardia.card.I.7": {"en": "Name a colour: opponent may discard a card of it; if not, this card gets +7.",
+                        "ja": "色を宣言。相手はその色の手札1枚を捨ててもよい。捨てなければこのカードに+7。"},
+    "cardia.card.I.8": {"en": "You win every tied encounter.", "ja": "引き分けの戦闘はすべてあなたの勝ち。"},
+    "cardia.card.I.9": {"en": "Name a colour: opponent discards every card of it from hand.",
+                        "ja": "色を宣言：相手はその色の手札をすべて捨てる。"},
+    "cardia.card.I.10": {"en": "Discard the opposing card; a random card from the opponent's hand replaces it.",
+                         "ja": "向かいのカードを捨て、相手の手札からランダムな1枚と入れ替える。"},
+    "cardia.card.I.11": {"en": "+3 to your card in the previous encounter and +3 to your next card.",
+                         "ja": "直前の戦闘の自分のカードと、次に出す自分のカードに+3。"},
+    "cardia.card.I.12": {"en": "The winner of the previous encounter holds 1 extra signet.",
+                         "ja": "直前の戦闘の勝ちカードにシグネット+1。"},
+    "cardia.card.I.13": {"en": "Take another of your played cards back to hand; discard the card it faced.",
+                         "ja": "自分の他の場のカード1枚を手札に戻し、向かいのカードを捨てる。"},
+    "cardia.card.I.14": {"en": "Use the instant ability of one of your cards with influence at least this card's.",
+                         "ja": "影響力がこのカード以上の自分のカード1枚の即時効果を使う。"},
+    "cardia.card.I.15": {"en": "+3 to one card in the row and −3 to another.", "ja": "場のカード1枚に+3、別の1枚に−3。"},
+    "cardia.card.I.16": {"en": "You win the round.", "ja": "このラウンドはあなたの勝ち。"},
+    "cardia.card.II.1": {"en": "Lower the opposing card until this encounter is a tie.",
+                         "ja": "向かいのカードの影響力を下げ、この戦闘を引き分けにする。"},
+    "cardia.card.II.2": {"en": "Move all modifiers and ongoing tokens from one of your cards to another.",
+                         "ja": "自分の場のカード1枚の修正と持続トークンを、すべて別の自分のカードへ移す。"},
+    "cardia.card.II.3": {"en": "−3 to any card in the row, or to your next card.",
+                         "ja": "場のカード1枚、または次に出す自分のカードに−3。"},
+    "cardia.card.II.4": {"en": "+4 to this card.", "ja": "このカードに+4。"},
+    "cardia.card.II.5": {"en": "Opponent discards 2 hand cards of their choice, then draws 2.",
+                         "ja": "相手は手札を2枚選んで捨て、2枚引く。"},
+    "cardia.card.II.6": {"en": "When your next card is revealed, give it +2 or −2.",
+                         "ja": "次の自分のカードの公開時に+2か−2を与える。"},
+    "cardia.card.II.7": {"en": "+3 to one of your cards with influence 8 or less.",
+                         "ja": "影響力8以下の自分のカード1枚に+3。"},
+    "cardia.card.II.8": {"en": "When this card wins it holds 1 extra signet.", "ja": "このカードが勝つとシグネット+1。"},
+    "cardia.card.II.9": {"en": "Name a colour: if the opponent's next card is another colour, they discard 2.",
+                         "ja": "色を宣言：相手の次のカードが別の色なら、相手は手札を2枚捨てる。"},
+    "cardia.card.II.10": {"en": "One of your other losing cards uses its own ability again.",
+                          "ja": "負けている自分の他のカード1枚の能力をもう一度発動する。"},
+    "cardia.card.II.11": {"en": "+5 to your next card, after its encounter's ability.",
+                          "ja": "次に出す自分のカードに+5（その戦闘の能力の後）。"},
+    "cardia.card.II.12": {"en": "In the previous encounter your card wins.", "ja": "直前の戦闘はあなたのカードの勝ち。"},
+    "cardia.card.II.13": {"en": "Name a colour: opponent discards it from hand and deck, then shuffles.",
+                          "ja": "色を宣言：相手はその色を手札と山札から捨て、山札を切る。"},
+    "cardia.card.II.14": {"en": "Discard an instant card from hand to use its ability as this card; draw 1.",
+                          "ja": "手札の即時効果カードを捨て、その能力をこのカードで使う。1枚引く。"},
+    "cardia.card.II.15": {"en": "If you win the next encounter, you win the round.",
+                          "ja": "次の戦闘に勝てば、このラウンドはあなたの勝ち。"},
+    "cardia.card.II.16": {"en": "Opponent discards their deck and all but 2 hand cards of their choice.",
+                          "ja": "相手は山札をすべて捨て、手札は選んだ2枚だけを残す。"},
+    # Locations (our own words).
+    "cardia.loc.serpent_temple": {
+        "en": "Each time you newly win an earlier encounter: draw 1; your opponent discards 1 card of their choice.",
+        "ja": "以前の戦闘を新たに勝つたびに1枚引き、相手は手札を1枚選んで捨てる。"},
+    "cardia.loc.bazaar": {"en": "No normal draw. After each encounter, a player with 1 card or fewer draws 4.",
+                          "ja": "通常のドローなし。各戦闘の後、手札1枚以下のプレイヤーは4枚引く。"},
+    "cardia.loc.founders_day": {"en": "Signets on 3 encounters in a row win the round at once.",
+                                "ja": "連続する3つの戦闘にシグネットがあれば、即座にラウンドの勝ち。"},
+    "cardia.loc.grand_library": {"en": "Start each round with 2 cards; draw 2 after each encounter.",
+                                 "ja": "各ラウンドの手札は2枚から。各戦闘の後に2枚引く。"},
+    "cardia.loc.scrapyard": {"en": "Draw 2 after each encounter, then put 1 hand card under your deck.",
+                             "ja": "各戦闘の後に2枚引き、手札1枚を山札の下に置く。"},
+    "cardia.loc.auction_house": {"en": "Reveal a card weaker than your previous one: discard your deck's top card.",
+                                 "ja": "直前の自分のカードより弱いカードを公開したら、山札の一番上を捨てる。"},
+    "cardia.loc.haunted_catacombs": {"en": "Reveal the same colour as your previous card: you lose the round.",
+                                     "ja": "直前の自分のカードと同じ色を公開したら、ラウンドに負ける。"},
+    "cardia.loc.foggy_swamp": {"en": "Cards stay face down; each placement reveals and resolves the previous encounter.",
+                               "ja": "カードは裏向きのまま。カードを出すたびに一つ前の戦闘が公開・解決される。"},
+    "cardia.rules_html": {
+        "en": (
+            "<p>Two players duel with identical 16-card decks (values 1–16, four colours). "
+            "Win a <b>round</b> by holding 5 signets (and more than your opponent); win the "
+            "<b>match</b> by winning two rounds.</p>"
+            "<p><b>Each encounter</b> both players place one hand card face down at the same "
+            "time; then both are revealed. The higher influence (value plus modifiers) wins "
+            "and gets a signet; a tie gives nothing.</p>"
+            "<p><b>The losing card's ability</b> then activates, once. Instant abilities act "
+            "at once; ongoing ones get a token and stay in force while it stays. Abilities "
+            "can change earlier encounters: signets then move to whoever wins now, but no "
+            "ability ever activates a second time because of that.</p>"
+            "<p>After each encounter both players draw a card. A player who cannot play "
+            "loses the round. Between rounds every card goes back and is dealt afresh.</p>"
+            "<p><b>Locations</b> (optional) bend one rule for the whole match.</p>"),
+        "ja": (
+            "<p>2人は同じ16枚のデッキ（値1〜16、4色）で戦います。シグネットを5個（かつ相手より多く）"
+            "集めると<b>ラウンド</b>の勝ち、2ラウンド先取で<b>試合</b>の勝ちです。</p>"
+            "<p><b>各戦闘</b>では、両者が同時に手札1枚を裏向きで出し、同時に公開します。"
+            "影響力（値＋修正）の高い方が勝ち、シグネットを得ます。引き分けは何も起きません。</p>"
+            "<p>次に<b>負けたカードの能力</b>が1回だけ発動します。即時効果はすぐに働き、持続効果は"
+            "トークンが載っている間ずっと働きます。能力は以前の戦闘も変えることがあり、その時は"
+            "シグネットが今の勝者へ移りますが、能力が再び発動することはありません。</p>"
+            "<p>各戦闘の後、両者は1枚引きます。カードを出せないプレイヤーはそのラウンドに負けます。"
+            "ラウンドの間にすべてのカードを戻して配り直します。</p>"
+            "<p><b>ロケーション</b>（任意）は試合全体のルールを1つ変えます。</p>"),
+    },
+}
+register(STRINGS)
+
+#: The lobby's line for this game (our own words).
+BLURB = {"en": "Simultaneous card duels where every loss fights back. 2 players, best of three.",
+         "ja": "負けたカードが反撃する、同時出しのカード対決。2人・3本勝負。"}
+
+
+# -- names -----------------------------------------------------------------------------
+def who(p: int, lang: str) -> str:
+    return t(f"cardia.seat{p}", lang)
+
+
+def card_name(deck: str, value: int, lang: str) -> str:
+    return CARD_NAMES[deck][value][lang]
+
+
+def colour_name(colour: str, lang: str) -> str:
+    return COLOUR_NAMES[colour][lang]
+
+
+def _ability_card(ability: str) -> tuple[str, int]:
+    """(deck, value) of an ability key such as ``"inventor"``."""
+    for deck, keys in ABILITIES.items():
+        if ability in keys:
+            return deck, keys.index(ability)
+    raise KeyError(ability)
+
+
+def ability_name(ability: str, lang: str) -> str:
+    """The card name an ability key belongs to (locations name themselves)."""
+    if ability in LOCATION_NAMES:
+        return LOCATION_NAMES[ability][lang]
+    try:
+        deck, value = _ability_card(ability)
+    except KeyError:
+        return ability.replace("_", " ")
+    return card_name(deck, value, lang)
+
+
+def _deck(view: dict[str, Any] | None) -> str:
+    return (view or {}).get("deck") or "I"
+
+
+def _names(deck: str, values: list[int], lang: str) -> str:
+    sep = "、" if lang == "ja" else ", "
+    if lang == "ja":
+        return sep.join(f"「{card_name(deck, v, lang)}」" for v in values)
+    return sep.join(card_name(deck, v, lang) for v in values)
+
+
+# -- commands --------------------------------------------------------------------------
+def new_selection() -> dict[str, Any]:
+    """The card picked for placement and not yet placed."""
+    return {"card": None}
+
+
+def handle(cmd: str, sel: dict[str, Any], legal: list[str],
+           view: dict[str, Any] | None = None) -> str | None:
+    """A click, as an engine action once one is made.
+
+    >>> sel = new_selection()
+    >>> handle("pick:7", sel, ["7", "9"]), sel["card"], handle("confirm", sel, ["7", "9"])
+    (None, 7, '7')
+    >>> handle("act:G", sel, ["G", "Y"]), handle("act:x3", sel, ["G"])
+    ('G', None)
+    """
+    name, _, arg = cmd.partition(":")
+    if name == "pick" and arg in legal and arg.isdigit():
+        sel["card"] = None if sel["card"] == int(arg) else int(arg)
+    elif name == "confirm" and sel["card"] is not None and str(sel["card"]) in legal:
+        action = str(sel["card"])
+        sel.update(new_selection())
+        return action
+    elif name == "act" and arg in legal:
+        sel.update(new_selection())
+        return arg
+    return None
+
+
+# -- what the log says -----------------------------------------------------------------
+def _why(reason: str, lang: str) -> str:
+    key = f"cardia.why.{reason}"
+    try:
+        return t(key, lang)
+    except KeyError:
+        return t("cardia.why.other", lang, r=reason)
+
+
+def describe(event: dict[str, Any], lang: str, view: dict[str, Any] | None = None) -> str:
+    """One engine event in words.
+
+    >>> describe({"t": "colour", "p": 1, "colour": "R", "ability": "ambusher"}, "en")
+    'Player 2 names Red (Guild).'
+    >>> describe({"t": "draw", "p": 0, "n": 2, "why": "finish"}, "en")
+    'Player 1 draws 2 card(s).'
+    """
+    deck = _deck(view)
+    kind = event["t"]
+    p = event.get("p", 0)
+    w = who(p, lang) if isinstance(p, int) else ""
+
+    def name(v: int) -> str:
+        return card_name(deck, v, lang)
+
+    if kind == "round":
+        a, b = event.get("wins", [0, 0])
+        return t("cardia.ev.round", lang, n=event["n"], a=a, b=b)
+    if kind == "deal":
+        if "cards" in event:
+            return t("cardia.ev.deal_seen", lang, who=w, cards=_names(deck, event["cards"], lang))
+        return t("cardia.ev.deal", lang, who=w, n=event["n"])
+    if kind == "place":
+        if event.get("up") and "card" in event:
+            text = t("cardia.ev.place_up", lang, who=w, card=name(event["card"]), e=event["e"])
+        elif "card" in event:
+            text = t("cardia.ev.place_seen", lang, who=w, card=name(event["card"]), e=event["e"])
+        else:
+            text = t("cardia.ev.place", lang, who=w, e=event["e"])
+        if event.get("mod"):
+            text += t("cardia.ev.place_mod", lang, mod=event["mod"])
+        return text
+    if kind == "reveal":
+        (ca, cb), (ia, ib) = event["cards"], event["influence"]
+        return t("cardia.ev.reveal", lang, e=event["e"], a=who(0, lang), b=who(1, lang),
+                 ca=name(ca), cb=name(cb), ia=ia, ib=ib)
+    if kind == "evaluate":
+        ia, ib = event["influence"]
+        if event["winner"] is None:
+            return t("cardia.ev.tie", lang, e=event["e"], ia=ia, ib=ib)
+        win = event["winner"]
+        hi, lo = (ia, ib) if win == 0 else (ib, ia)
+        return t("cardia.ev.win", lang, who=who(win, lang), e=event["e"], ia=hi, ib=lo)
+    if kind == "signets":
+        parts = []
+        for c in event["changed"]:
+            after = c["after"]
+            holder = 0 if after[0] else 1 if after[1] else None
+            if after[0] and after[1]:  # both Judges: both hold one
+                parts.append(t("cardia.ev.sig_to", lang, e=c["e"],
+                               who=f"{who(0, lang)} / {who(1, lang)}"))
+            elif holder is None:
+                parts.append(t("cardia.ev.sig_none", lang, e=c["e"]))
+            else:
+                parts.append(t("cardia.ev.sig_to", lang, e=c["e"], who=who(holder, lang)))
+        a, b = event["totals"]
+        return t("cardia.ev.signets", lang, changes=("、" if lang == "ja" else "; ").join(parts),
+                 a=a, b=b)
+    if kind == "ability":
+        ability = event["ability"]
+        try:
+            adeck, value = _ability_card(ability)
+        except KeyError:
+            adeck, value = deck, event.get("card") or 1
+        cname = card_name(adeck, value, lang)
+        text = t(f"cardia.card.{adeck}.{value}", lang)
+        if event.get("none"):
+            return t("cardia.ev.ability_none", lang, who=w, card=cname)
+        via = event.get("via")
+        if via in ("magistra", "elemental"):
+            return t("cardia.ev.ability_via", lang, who=w, via=ability_name(via, lang),
+                     card=cname, text=text)
+        return t("cardia.ev.ability", lang, who=w, card=cname, text=text)
+    if kind == "token":
+        key = "cardia.ev.token_on" if event["on"] else "cardia.ev.token_off"
+        return t(key, lang, card=name(event["card"]))
+    if kind == "modifier":
+        return t("cardia.ev.modifier", lang, who=w, card=name(event["card"]), e=event["e"],
+                 delta=event["delta"], inf=event["card"] + event["total"])
+    if kind == "pending":
+        effect = event["effect"]
+        if effect == "blackmail":
+            return t("cardia.ev.pend.blackmail", lang, who=w,
+                     colour=colour_name(event["value"], lang))
+        if effect == "fortune_teller":
+            return t("cardia.ev.pend.fortune_teller", lang, who=who(event["value"], lang))
+        if effect == "next_modifier":
+            return t("cardia.ev.pend.next_modifier", lang, who=w, v=event["value"])
+        return t(f"cardia.ev.pend.{effect}", lang, who=w)
+    if kind == "colour":
+        return t("cardia.ev.colour", lang, who=w, colour=colour_name(event["colour"], lang))
+    if kind == "discard":
+        cards = event.get("cards", [])
+        if not cards:
+            return t("cardia.ev.discard_none", lang, who=w)
+        where = event.get("from", "hand")
+        return t(f"cardia.ev.discard_{where if where in ('hand', 'deck', 'row') else 'hand'}",
+                 lang, who=w, cards=_names(deck, cards, lang))
+    if kind == "draw":
+        if event.get("cards"):
+            return t("cardia.ev.draw_seen", lang, who=w, cards=_names(deck, event["cards"], lang))
+        return t("cardia.ev.draw", lang, who=w, n=event["n"])
+    if kind == "under":
+        if "card" in event:
+            return t("cardia.ev.under_seen", lang, who=w, card=name(event["card"]))
+        return t("cardia.ev.under", lang, who=w)
+    if kind == "decline":
+        return t("cardia.ev.decline", lang, who=w)
+    if kind == "return":
+        return t("cardia.ev.return", lang, who=w, card=name(event["card"]), e=event["e"])
+    if kind == "replace":
+        return t("cardia.ev.replace", lang, who=w, old=name(event["old"]), new=name(event["new"]))
+    if kind == "move":
+        (ea, va), (eb, vb) = event["from"], event["to"]
+        token = t("cardia.ev.move_token", lang) if event.get("token") else ""
+        return t("cardia.ev.move", lang, who=w, mod=event.get("mod", 0), token=token,
+                 a=name(va), ea=ea, b=name(vb), eb=eb)
+    if kind == "shuffle":
+        return t("cardia.ev.shuffle", lang, who=w)
+    if kind == "delete":
+        return t("cardia.ev.delete", lang, e=event["e"])
+    if kind == "blackmail":
+        key = "cardia.ev.blackmail_hit" if event.get("hit") else "cardia.ev.blackmail_miss"
+        return t(key, lang, who=w, colour=colour_name(event["colour"], lang))
+    if kind == "location":
+        seats = p if isinstance(p, list) else [p]
+        names = " / ".join(who(s, lang) for s in seats if isinstance(s, int))
+        return t("cardia.ev.location", lang, loc=LOCATION_NAMES[event["loc"]][lang], who=names)
+    if kind == "round_end":
+        n = sum(event.get("wins", [0, 0])) if event["winner"] is not None else None
+        n = n or (view or {}).get("round", "")
+        if event["winner"] is None:
+            return t("cardia.ev.round_void", lang, n=n, why=_why(event["reason"], lang))
+        return t("cardia.ev.round_end", lang, who=who(event["winner"], lang), n=n,
+                 why=_why(event["reason"], lang))
+    if kind == "end":
+        a, b = event.get("wins", [0, 0])
+        if event["winner"] is None:
+            return t("cardia.reason_draw", lang)
+        return t("cardia.ev.end", lang, who=who(event["winner"], lang), a=max(a, b), b=min(a, b))
+    return kind
+
+
+def result_reason(outcome: dict[str, Any], lang: str) -> str:
+    if not outcome["winners"]:
+        return t("cardia.reason_draw", lang)
+    a, b = sorted(outcome.get("scores", [0, 0]), reverse=True)
+    return t("cardia.reason", lang, who=who(outcome["winners"][0], lang), a=a, b=b)
+
+
+def step_delay(event: dict[str, Any], speed: int) -> int:
+    """A reveal and a round's end get a longer look."""
+    return speed * 3 // 2 if event["t"] in ("reveal", "round_end", "end") else speed
+
+
+# -- rendering ---------------------------------------------------------------------------
+def _card_face(deck: str, card: dict[str, Any], lang: str, *, cmd: str | None = None,
+               extra: str = "", note: str = "") -> str:
+    """A face-up card: colour band, value, name, ability, influence and tokens."""
+    v = card["value"]
+    colour = card.get("colour") or colour_of(v)
+    ongoing = v in ONGOING[deck]
+    mods = card.get("modifiers", 0)
+    influence = card.get("influence", v)
+    if influence is None:
+        influence = v + mods
+    badges = []
+    if mods:
+        badges.append(f'<span class="mod {"plus" if mods > 0 else "minus"}" '
+                      f'title="{esc(t("cardia.printed", lang, v=v, m=f"{mods:+d}"))}">{mods:+d}</span>')
+    if card.get("ongoing"):
+        badges.append(f'<span class="token" title="{esc(t("cardia.token_on", lang))}">◉</span>')
+    sig = card.get("signets", 0)
+    if sig:
+        badges.append(f'<span class="signet" title="{esc(t("cardia.signet_on", lang, n=sig))}">'
+                      f'{"●" * sig}</span>')
+    kind = t("cardia.ongoing" if ongoing else "cardia.instant", lang)
+    status = [t("cardia.influence", lang, n=influence)]
+    if mods:
+        status.append(t("cardia.printed", lang, v=v, m=f"{mods:+d}"))
+    if card.get("ongoing"):
+        status.append(t("cardia.token_on", lang))
+    if sig:
+        status.append(t("cardia.signet_on", lang, n=sig))
+    if note:
+        status.append(note)
+    body = (f'<span class="cv" aria-hidden="true">{v}</span>'
+            f'<span class="cn">{esc(card_name(deck, v, lang))}</span>'
+            f'<span class="ck">{esc(kind)}</span>'
+            f'<span class="ct">{esc(t(f"cardia.card.{deck}.{v}", lang))}</span>'
+            f'<span class="inf" aria-hidden="true">{influence}</span>'
+            f'<span class="badges" aria-hidden="true">{"".join(badges)}</span>'
+            f'<span class="sr-only">({esc(", ".join(status))})</span>')
+    classes = f"ccard c-{colour}{' ongoing' if ongoing else ''} {extra}".strip()
+    data = f'data-value="{v}" data-influence="{influence}" data-signets="{sig}"'
+    if cmd:
+        return f'<button type="button" class="{classes}" data-cmd="{esc(cmd)}" {data}>{body}</button>'
+    return f'<div class="{classes}" {data}>{body}</div>'
+
+
+def _card_back(label: str, extra: str = "") -> str:
+    return (f'<div class="ccard back {extra}" role="img" aria-label="{esc(label)}">'
+            f'<span class="cv" aria-hidden="true">?</span></div>')
+
+
+def _row_from(view: dict[str, Any], events: list[dict[str, Any]], shown: int,
+              since: int | None, before: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The row to draw: during a playback the one from before it, with the encounters
+    revealed (and judged) so far in the playback turned up."""
+    if before is None or since is None or shown >= len(events):
+        return view["row"]
+    row = [dict(enc, cards=[dict(c) for c in enc["cards"]]) for enc in before["row"]]
+    for event in events[since:shown]:
+        e = event.get("e")
+        if event["t"] == "reveal":
+            while len(row) < e:
+                row.append({"n": len(row) + 1, "revealed": False, "evaluated": False,
+                            "winner": None, "cards": [{"value": None}, {"value": None}]})
+            enc = row[e - 1]
+            enc["revealed"] = True
+            for seat in (0, 1):
+                value = event["cards"][seat]
+                enc["cards"][seat] = {"value": value, "colour": colour_of(value),
+                                      "influence": event["influence"][seat],
+                                      "modifiers": event["influence"][seat] - value,
+                                      "ongoing": False, "signets": 0, "face_up": True}
+        elif event["t"] == "evaluate" and e and e <= len(row):
+            enc = row[e - 1]
+            enc["winner"], enc["evaluated"] = event["winner"], True
+            for seat in (0, 1):
+                if enc["cards"][seat].get("value") is not None:
+                    enc["cards"][seat]["signets"] = event["signets"][seat]
+    return row
+
+
+def _changed_encounters(events: list[dict[str, Any]], shown: int,
+                        since: int | None) -> set[int]:
+    """Encounters whose signets a re-evaluation moved in the last playback (shown part)."""
+    if since is None:
+        return set()
+    changed = set()
+    for event in events[since:shown]:
+        if event["t"] == "signets":
+            changed |= {c["e"] for c in event["changed"]}
+        elif event["t"] in ("delete", "round"):
+            changed = set()  # numbers shift, or a new round starts
+    return changed
+
+
+def _row(view: dict[str, Any], row: list[dict[str, Any]], lang: str, me: int | None,
+         legal: list[str], changed: set[int], focus: set[int], animating: bool) -> str:
+    deck = view["deck"]
+    bottom = me if me is not None else 0
+    top = 1 - bottom
+    items = []
+    for enc in row:
+        n = enc["n"]
+        cells = {}
+        for seat in (0, 1):
+            card = enc["cards"][seat]
+            action = f"{n}{SEAT_LETTER[seat]}"
+            cmd = f"act:{action}" if action in legal and not animating else None
+            if card.get("value") is None:
+                cells[seat] = _card_back(t("cardia.face_down", lang))
+            else:
+                extra = "won" if enc.get("winner") == seat else ""
+                cells[seat] = _card_face(deck, card, lang, cmd=cmd, extra=extra,
+                                         note=who(seat, lang))
+        if enc.get("winner") is not None:
+            result = f'{esc(who(enc["winner"], lang))} {esc(t("cardia.wins_enc", lang))}'
+        elif enc.get("evaluated"):
+            result = esc(t("cardia.tie", lang))
+        else:
+            result = ""
+        classes = ["enc"]
+        if n in changed:
+            classes.append("changed")
+            result += f' <b class="changed-tag">{esc(t("cardia.changed", lang))}</b>'
+        if n in focus:
+            classes.append("focus")
+        winner = "" if enc.get("winner") is None else str(enc["winner"])
+        items.append(f'<li class="{" ".join(classes)}" data-n="{n}" data-winner="{winner}" '
+                     f'aria-label="{esc(t("cardia.enc_n", lang, n=n))}">'
+                     f'<div class="side top" data-seat="{top}">{cells[top]}</div>'
+                     f'<p class="enc-label"><span class="num">{n}</span>'
+                     f'<span class="res">{result}</span></p>'
+                     f'<div class="side bottom" data-seat="{bottom}">{cells[bottom]}</div></li>')
+    return "".join(items)
+
+
+def _placing(view: dict[str, Any], lang: str, me: int | None, sel: dict[str, Any]) -> str:
+    """The encounter being placed: who has placed, face up if Fortune Teller says so."""
+    deck = view["deck"]
+    bottom = me if me is not None else 0
+    top = 1 - bottom
+    cells = {}
+    for seat in (0, 1):
+        slot = view["placing"][seat]
+        if slot.get("placed") and slot.get("value") is not None:
+            card = {"value": slot["value"], "modifiers": slot.get("modifiers", 0),
+                    "influence": slot["value"] + slot.get("modifiers", 0)}
+            cells[seat] = _card_face(deck, card, lang, extra="placed")
+        elif slot.get("placed"):
+            cells[seat] = _card_back(f'{who(seat, lang)}: {t("cardia.placed", lang)}')
+        elif seat == me and sel.get("card") is not None:
+            cells[seat] = _card_face(deck, {"value": sel["card"]}, lang, extra="picked")
+        else:
+            cells[seat] = (f'<div class="ccard empty"><span class="sr-only">'
+                           f'{esc(who(seat, lang))}: {esc(t("cardia.not_placed", lang))}</span></div>')
+    n = len(view["row"]) + 1
+    return (f'<li class="enc placing" data-n="{n}" aria-label="{esc(t("cardia.next_enc", lang))}">'
+            f'<div class="side top" data-seat="{top}">{cells[top]}</div>'
+            f'<p class="enc-label"><span class="num">{n}</span>'
+            f'<span class="res">{esc(t("cardia.next_enc", lang))}</span></p>'
+            f'<div class="side bottom" data-seat="{bottom}">{cells[bottom]}</div></li>')
+
+
+def _panel(view: dict[str, Any], seat: int, lang: str, label: str) -> str:
+    deck = view["deck"]
+    discards = view["discards"][seat]
+    seat_txt = f' <span class="seat">({esc(label)})</span>' if label else ""
+    pile = "".join(f"<li>{esc(card_name(deck, v, lang))} <small>{v}</small></li>"
+                   for v in discards) or '<li class="muted">—</li>'
+    return (f'<section class="cpanel p{seat}" data-seat="{seat}">'
+            f'<h2>{esc(who(seat, lang))}{seat_txt}</h2>'
+            f'<p class="stats">'
+            f'<span class="signets" data-signets="{view["signets"][seat]}">'
+            f'{esc(t("cardia.signets_n", lang, n=view["signets"][seat]))}</span>'
+            f'<span class="wins" data-wins="{view["wins"][seat]}">'
+            f'{esc(t("cardia.wins_n", lang, n=view["wins"][seat]))}</span>'
+            f'<span data-hand="{view["hand_sizes"][seat]}">'
+            f'{esc(t("cardia.hand_n", lang, n=view["hand_sizes"][seat]))}</span>'
+            f'<span data-deck="{view["deck_sizes"][seat]}">'
+            f'{esc(t("cardia.deck_n", lang, n=view["deck_sizes"][seat]))}</span></p>'
+            f'<details class="discards"><summary>'
+            f'{esc(t("cardia.discard_n", lang, n=len(discards)))}</summary>'
+            f'<ul aria-label="{esc(t("cardia.discard_list", lang, who=who(seat, lang)))}">'
+            f'{pile}</ul></details></section>')
+
+
+def _pending(view: dict[str, Any], lang: str) -> str:
+    pend = view.get("pending") or {}
+    items = []
+    for seat in (0, 1):
+        w = who(seat, lang)
+        if (pend.get("next_modifier") or [0, 0])[seat]:
+            items.append(t("cardia.pending_mod", lang, who=w, v=pend["next_modifier"][seat]))
+        if (pend.get("librarian") or [0, 0])[seat]:
+            items.append(t("cardia.pending_lib", lang, who=w))
+        if (pend.get("engineer") or [0, 0])[seat]:
+            items.append(t("cardia.pending_eng", lang, who=w))
+        colours = (pend.get("blackmail") or [[], []])[seat]
+        if colours:
+            names = " / ".join(colour_name(c, lang) for c in colours)
+            items.append(t("cardia.pending_bm", lang, who=w, colours=names))
+    if pend.get("fortune_teller") is not None:
+        items.append(t("cardia.pending_ft", lang, who=who(pend["fortune_teller"], lang)))
+    for n, seat in pend.get("mechanical_djinn") or []:
+        items.append(t("cardia.pending_mdj", lang, who=who(seat, lang), n=n))
+    if not items:
+        return ""
+    lis = "".join(f"<li>{esc(i)}</li>" for i in items)
+    return (f'<section class="pending" aria-label="{esc(t("cardia.pending", lang))}">'
+            f'<h3>{esc(t("cardia.pending", lang))}</h3><ul>{lis}</ul></section>')
+
+
+def prompt(view: dict[str, Any], me: int | None, legal: list[str], sel: dict[str, Any],
+           lang: str, waiting_for: str) -> str:
+    """What the player at the device is asked now, naming what the choice will do."""
+    if view["phase"] == "over" or me is None:
+        return ""
+    name = who(me, lang)
+    other = who(1 - me, lang)
+    choice = view.get("choice")
+    deck = view["deck"]
+    if not legal:
+        if choice and choice.get("seat") != me:
+            return t("cardia.waiting_choice", lang, who=who(choice["seat"], lang),
+                     ability=ability_name(choice.get("ability") or "", lang))
+        return t("waiting_for", lang, who=waiting_for or other)
+    if choice is None:
+        pend = view.get("pending") or {}
+        theirs = view["placing"][1 - me]
+        if pend.get("fortune_teller") == me:
+            return t("cardia.prompt_place_first", lang, who=name)
+        if theirs.get("face_up") and theirs.get("value") is not None:
+            return t("cardia.prompt_place_after", lang, who=name, other=other,
+                     card=card_name(deck, theirs["value"], lang))
+        return t("cardia.prompt_place", lang, who=name)
+    kind = choice["kind"]
+    ability = choice.get("ability") or ""
+    if kind == "colour":
+        effect = (t(f"cardia.effect.{ability}", lang, other=other)
+                  if f"cardia.effect.{ability}" in STRINGS else "")
+        return t("cardia.prompt.colour", lang, who=name, ability=ability_name(ability, lang),
+                 effect=effect)
+    if kind == "palace_guard_discard":
+        return t("cardia.prompt.palace_guard_discard", lang, who=name,
+                 colour=colour_name(choice["colour"], lang))
+    if kind == "discard":
+        return t("cardia.prompt.discard", lang, who=name, n=choice.get("count", 1),
+                 why=ability_name(choice.get("why") or ability, lang))
+    if kind == "successor_keep":
+        return t("cardia.prompt.successor_keep", lang, who=name, n=choice.get("count", 1))
+    if f"cardia.prompt.{kind}" in STRINGS:
+        return t(f"cardia.prompt.{kind}", lang, who=name)
+    return t("cardia.prompt.other", lang, who=name, ability=ability_name(ability, lang))
+
+
+def _hand(view: dict[str, Any], legal: list[str], sel: dict[str, Any], lang: str,
+          acting: bool) -> str:
+    deck = view["deck"]
+    legal_set = set(legal) if acting else set()
+    items = []
+    for v in view["hand"]:
+        cmd, verb = None, ""
+        if str(v) in legal_set:
+            cmd = f"pick:{v}"
+        else:
+            for prefix, key in (("x", "cardia.x_verb"), ("k", "cardia.k_verb"),
+                                ("u", "cardia.u_verb")):
+                if f"{prefix}{v}" in legal_set:
+                    cmd, verb = f"act:{prefix}{v}", t(key, lang)
+        extra = "selected" if sel.get("card") == v else ""
+        if cmd is None:
+            items.append(_card_face(deck, {"value": v}, lang, extra="inhand"))
+        else:
+            face = _card_face(deck, {"value": v}, lang, cmd=cmd, extra=f"inhand {extra}".strip(),
+                              note=verb)
+            if cmd.startswith("pick:"):
+                face = face.replace("<button ", f'<button aria-pressed="{str(bool(extra)).lower()}" ', 1)
+            items.append(face)
+    return (f'<section class="chand" aria-label="{esc(t("cardia.hand", lang))}">'
+            f'<h2>{esc(t("cardia.hand", lang))}</h2><div class="cards">{"".join(items)}</div></section>')
+
+
+def _buttons(view: dict[str, Any], legal: list[str], sel: dict[str, Any], lang: str) -> str:
+    """Plain choice buttons (colours, +2/−2, token kind, next card, decline) and Place."""
+    deck = view["deck"]
+    out = []
+    for action in BUTTON_ACTIONS:
+        if action not in legal:
+            continue
+        if action in COLOURS:
+            label, cls = colour_name(action, lang), f"colour c-{action}"
+        else:
+            label = t({"+": "cardia.plus2", "-": "cardia.minus2", "m": "cardia.kind_m",
+                       "o": "cardia.kind_o", "n": "cardia.next_card",
+                       "pass": "cardia.decline"}[action], lang)
+            cls = "choice"
+        out.append(f'<button type="button" class="{cls}" data-cmd="act:{esc(action)}">'
+                   f'{esc(label)}</button>')
+    if any(a.isdigit() for a in legal):
+        card = sel.get("card")
+        ok = card is not None and str(card) in legal
+        label = (t("cardia.place", lang, card=card_name(deck, card, lang)) if ok
+                 else t("cardia.place_none", lang))
+        out.append(f'<button type="button" class="primary" data-cmd="confirm"'
+                   f'{"" if ok else " disabled"}>{esc(label)}</button>')
+    return f'<div class="controls">{"".join(out)}</div>' if out else ""
+
+
+def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
+                 events: list[dict[str, Any]], sel: dict[str, Any] | None = None,
+                 shown: int | None = None, since: int | None = None,
+                 seats: tuple[str, ...] = ("", ""), waiting_for: str = "",
+                 before: dict[str, Any] | None = None) -> str:
+    """The whole Cardia table for one viewer (``view["you"]``; None = nobody's hand shown).
+
+    During a playback (``shown`` < number of events) the row is the one from ``before``
+    the last action with the encounters revealed so far turned up, and the prompt words the
+    step on screen; afterwards the row is the view's own, and encounters whose signets a
+    re-evaluation moved are marked.
+    """
+    sel = sel if sel is not None else new_selection()
+    shown = len(events) if shown is None else min(shown, len(events))
+    animating = shown < len(events)
+    me = view["you"]
+    deck = view["deck"]
+    bottom = me if me is not None else 0
+    top = 1 - bottom
+    panels = before if (animating and before is not None) else view
+    acting = bool(legal) and not animating and me is not None
+    row = _row_from(view, events, shown, since, before)
+    steps = [e for e in events[since or 0:shown] if e["t"] in STEP_EVENTS] if animating else []
+    current = steps[-1] if steps else None
+    focus = {current["e"]} if current and isinstance(current.get("e"), int) else set()
+    changed = _changed_encounters(events, shown, since)
+    loc = view["location"]
+    if loc == "none":
+        location = f'<p class="location none">{esc(t("cardia.no_location", lang))}</p>'
+    else:
+        location = (f'<section class="location" data-location="{esc(loc)}" '
+                    f'aria-label="{esc(t("cardia.location", lang))}">'
+                    f'<h3>{esc(t("cardia.location", lang))}: {esc(LOCATION_NAMES[loc][lang])}</h3>'
+                    f'<p>{esc(t(f"cardia.loc.{loc}", lang))}</p></section>')
+    results = "".join(
+        f'<span class="rres" data-winner="{"" if r is None else r}">'
+        f'{esc(who(r, lang) if r is not None else t("cardia.tie", lang))}</span>'
+        for r in panels.get("results", []))
+    header = (f'<div class="chead"><p class="round">'
+              f'{esc(t("cardia.round_n", lang, n=panels["round"]))} · '
+              f'{esc(t("cardia.deck_label", lang, d=deck))}</p>'
+              f'<p class="match">{esc(t("cardia.match", lang, a=panels["wins"][0], b=panels["wins"][1]))}'
+              f' {results}</p></div>')
+    encounters = _row(view, row, lang, me, legal, changed if not animating else set(), focus,
+                      animating)
+    if not animating and view["phase"] != "over":
+        encounters += _placing(view, lang, me, sel)
+    if not encounters:
+        encounters = f'<li class="enc empty-row">{esc(t("cardia.empty_row", lang))}</li>'
+    if animating:
+        ask = describe(current, lang, view) if current else t("cardia.resolving", lang)
+    else:
+        ask = prompt(view, me, legal, sel, lang, waiting_for)
+    parts = [
+        header, location,
+        _panel(panels, top, lang, seats[top] if top < len(seats) else ""),
+        f'<section class="encounters" aria-label="{esc(t("cardia.row", lang))}">'
+        f'<ol class="erow">{encounters}</ol></section>',
+        _pending(panels, lang),
+        f'<p class="prompt" role="status" aria-live="polite">{esc(ask)}</p>',
+    ]
+    if animating:
+        parts.append(f'<div class="controls"><button type="button" data-cmd="skip">'
+                     f'{esc(t("skip", lang))}</button></div>')
+    elif acting:
+        parts.append(_buttons(view, legal, sel, lang))
+    if me is not None and view["phase"] != "over":
+        parts.append(_hand(panels if animating else view, legal, sel, lang, acting))
+    parts.append(_panel(panels, bottom, lang, seats[bottom] if bottom < len(seats) else ""))
+    kind = (view.get("choice") or {}).get("kind", "")
+    return (f'<div class="cardia" data-phase="{view["phase"]}" data-round="{panels["round"]}" '
+            f'data-choice="{esc(kind)}">{"".join(parts)}</div>')
+
+
+def rules_html(lang: str) -> str:
+    """The rules summary, then every card of both decks and every location, in our words."""
+    parts = [t("cardia.rules_html", lang)]
+    for deck in ("I", "II"):
+        items = "".join(
+            f'<li><b>{v} {esc(card_name(deck, v, lang))}</b>'
+            f'{" (" + esc(t("cardia.ongoing", lang)) + ")" if v in ONGOING[deck] else ""}: '
+            f'{esc(t(f"cardia.card.{deck}.{v}", lang))}</li>' for v in range(1, 17))
+        parts.append(f'<h4>{esc(t("cardia.deck_label", lang, d=deck))}</h4><ul>{items}</ul>')
+    locs = "".join(f'<li><b>{esc(LOCATION_NAMES[k][lang])}</b>: {esc(t(f"cardia.loc.{k}", lang))}</li>'
+                   for k in LOCATION_NAMES if f"cardia.loc.{k}" in STRINGS)
+    parts.append(f'<h4>{esc(t("cardia.location", lang))}</h4><ul>{locs}</ul>')
+    return "".join(parts)
