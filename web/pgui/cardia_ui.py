@@ -216,7 +216,18 @@ STRINGS: dict[str, dict[str, str]] = {
                                 "ja": "{who}のカードは{colour}ではない：脅迫が成立。"},
     "cardia.ev.blackmail_miss": {"en": "{who}'s card is {colour}: the blackmail fails.",
                                  "ja": "{who}のカードは{colour}：脅迫は不発。"},
-    "cardia.ev.location": {"en": "{loc}: {who}.", "ja": "{loc}：{who}。"},
+    "cardia.ev.location": {"en": "{loc}: the location's rule applies to {who}.",
+                           "ja": "{loc}：{who}にロケーションの効果。"},
+    "cardia.ev.loc.serpent_temple": {"en": "Serpent Temple: {who} newly won an earlier encounter.",
+                                     "ja": "蛇の神殿：{who}が以前の戦闘を新たに勝ち取った。"},
+    "cardia.ev.loc.bazaar": {"en": "Bazaar: {who} has 1 card or fewer and refills.",
+                             "ja": "市場：{who}は手札1枚以下なので補充する。"},
+    "cardia.ev.loc.founders_day": {"en": "Founder's Day: {who} holds three encounters in a row!",
+                                   "ja": "創立記念日：{who}が3つ連続する戦闘を押さえた！"},
+    "cardia.ev.loc.auction_house": {"en": "Auction House: {who} revealed a weaker card than before.",
+                                    "ja": "オークションハウス：{who}は前より弱いカードを公開した。"},
+    "cardia.ev.loc.haunted_catacombs": {"en": "Haunted Catacombs: {who} revealed the same colour again!",
+                                        "ja": "呪われた地下墓地：{who}は同じ色を続けて公開した！"},
     "cardia.ev.round_end": {"en": "{who} wins round {n}: {why}", "ja": "{who}がラウンド{n}に勝利：{why}"},
     "cardia.ev.round_void": {"en": "Round {n} has no winner: {why}", "ja": "ラウンド{n}は勝者なし：{why}"},
     "cardia.ev.end": {"en": "{who} wins the match {a}–{b}.", "ja": "{who}が{a}–{b}で試合に勝利。"},
@@ -231,7 +242,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "cardia.why.puppeteer": {"en": "the Puppeteer found the opponent's hand empty.",
                              "ja": "操り人形師の時、相手の手札が空だった。"},
     "cardia.why.no_cards": {"en": "a player has no card left to play.", "ja": "カードを出せないプレイヤーがいる。"},
-    "cardia.why.other": {"en": "{r}.", "ja": "{r}。"},
+    "cardia.why.other": {"en": "by the rule “{r}”.", "ja": "ルール「{r}」による。"},
     "cardia.reason": {"en": "{who} won two rounds ({a}–{b}).", "ja": "{who}が2ラウンド先取（{a}–{b}）。"},
     "cardia.reason_draw": {"en": "No one won the match.", "ja": "勝者なし。"},
     "cardia.discard_list": {"en": "{who}'s discard pile", "ja": "{who}の捨て札"},
@@ -552,6 +563,8 @@ def describe(event: dict[str, Any], lang: str, view: dict[str, Any] | None = Non
     if kind == "location":
         seats = p if isinstance(p, list) else [p]
         names = " / ".join(who(s, lang) for s in seats if isinstance(s, int))
+        if f"cardia.ev.loc.{event['loc']}" in STRINGS:
+            return t(f"cardia.ev.loc.{event['loc']}", lang, who=names)
         return t("cardia.ev.location", lang, loc=LOCATION_NAMES[event["loc"]][lang], who=names)
     if kind == "round_end":
         n = sum(event.get("wins", [0, 0])) if event["winner"] is not None else None
@@ -943,7 +956,7 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
     parts = [
         header, location,
         _panel(panels, top, lang, seats[top] if top < len(seats) else ""),
-        f'<section class="encounters" aria-label="{esc(t("cardia.row", lang))}">'
+        f'<section class="encounters" tabindex="0" aria-label="{esc(t("cardia.row", lang))}">'
         f'<ol class="erow">{encounters}</ol></section>',
         _pending(panels, lang),
         f'<p class="prompt" role="status" aria-live="polite">{esc(ask)}</p>',
