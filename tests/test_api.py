@@ -7,6 +7,7 @@ promises at every step. Game-specific hidden-information checks hook in through
 
 from __future__ import annotations
 
+import copy
 import doctest
 import importlib
 import itertools
@@ -25,7 +26,7 @@ GAME_IDS = pygames.game_ids()
 #: Random games per option combination in the cheap battery (>= 2,000 per battlefield).
 PLAYOUTS = 2000
 #: Games with many option combinations play fewer per combination (but >= 2,000 in all).
-PLAYOUTS_BY_GAME: dict[str, int] = {}
+PLAYOUTS_BY_GAME: dict[str, int] = {"cardia": 100}  # x 2 decks x 10 locations
 #: Of those, how many also get the expensive per-step checks (clone, replay, garbage).
 DEEP = 60
 #: How many get the hidden-information check at every step (it clones per viewer).
@@ -74,7 +75,90 @@ def _kiriai_hidden(state, viewer, view_text, events_text):
             f"events for {viewer} reveal player {p}'s hidden cards")
 
 
-HIDDEN_CHECKS = {"kiriai": _kiriai_hidden}
+def _cardia_twin(state, p):
+    """A copy of a Cardia state that differs only in what seats other than ``p`` know."""
+    twin = copy.copy(state)  # the log is shared (read only here)
+    twin.hands = [list(h) for h in state.hands]
+    twin.decks = [list(reversed(d)) for d in state.decks]
+    twin.placed = [dict(c) if c else None for c in state.placed]
+    twin.row = [{**e, "cards": [dict(c) for c in e["cards"]]} for e in state.row]
+    twin.choice = dict(state.choice) if state.choice else None
+    hand, deck = twin.hands[p], twin.decks[p]
+    # Face-down cards of p take the value of a card still in p's deck (or hand).
+    down = [c for c in [twin.placed[p]] + [e["cards"][p] for e in twin.row] if c and not c["up"]]
+    for card in down:
+        pool = deck if deck else hand
+        if pool:
+            j = len(pool) // 2
+            card["v"], pool[j] = pool[j], card["v"]
+    if hand and deck:
+        hand[0], deck[-1] = deck[-1], hand[0]
+    hand.sort()
+    if twin.choice and twin.choice["seat"] == p:
+        twin.choice["_opts"] = ["x99"]
+        if "_kept" in twin.choice:
+            twin.choice["_kept"] = [99]
+    return twin
+
+
+def _cardia_mentions(event, p):
+    """Card values of seat ``p`` that a (redacted) Cardia event shows."""
+    t = event["t"]
+    if t == "reveal":
+        return {event["cards"][p]}
+    if event.get("p") != p:
+        return set()
+    found = set()
+    for key in ("card", "old", "new", "at"):
+        if isinstance(event.get(key), int):
+            found.add(event[key])
+    found.update(event.get("cards", ()))
+    for key in ("from", "to"):
+        if isinstance(event.get(key), list):
+            found.add(event[key][1])
+    return found
+
+
+_CARDIA_SEEN: dict = {}
+
+
+def _cardia_hidden(state, viewer, view_text, events_text):
+    """Cardia: hands, deck order, face-down cards and draws stay with their owner.
+
+    Twin states that differ only in another seat's hidden cards (hand swapped with deck,
+    deck reversed, face-down cards exchanged) must give the very same view; and in this
+    round's events, no card that is now hidden from the viewer (in that seat's hand or
+    deck, or face down) may have been named, unless it came back to the hand in public.
+    """
+    twin = state
+    for p in range(2):
+        if p != viewer:
+            twin = _cardia_twin(twin, p)
+    assert json.dumps(twin.view(viewer)) == view_text, (
+        f"view of {viewer} reveals the other seat's hidden cards")
+    # Hidden sets only shrink during a round, so each event is checked once, when new.
+    if _CARDIA_SEEN.get("log") is not state.log:
+        _CARDIA_SEEN.clear()
+        _CARDIA_SEEN["log"] = state.log
+    start = _CARDIA_SEEN.get(viewer, 0)
+    _CARDIA_SEEN[viewer] = len(state.log)
+    first = max(i for i, e in enumerate(state.log) if e["t"] == "round")
+    events = state.events(viewer, max(start, first))
+    for p in range(2):
+        if p == viewer:
+            continue
+        secret = set(state.hands[p]) | set(state.decks[p])
+        secret |= {c["v"] for c in [state.placed[p]] + [e["cards"][p] for e in state.row]
+                   if c and not c["up"]}
+        for e in state.log[first:]:
+            if e["t"] == "return" and e["p"] == p:
+                secret.discard(e["card"])
+        for e in events:
+            leak = _cardia_mentions(e, p) & secret
+            assert not leak, f"event {e} shows player {p}'s hidden card(s) {leak} to {viewer}"
+
+
+HIDDEN_CHECKS = {"kiriai": _kiriai_hidden, "cardia": _cardia_hidden}
 
 
 def garbage_actions(state, player):
