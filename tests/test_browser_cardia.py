@@ -1,0 +1,117 @@
+"""Cardia in a real Chromium, played the way a person plays: from the lobby, by clicks.
+
+Every test runs behind the network guard in conftest.py: a request that leaves
+127.0.0.1 fails the test.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+READY = 'html[data-ready="true"]'
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def start_from_lobby(page: Page, *, lang: str, mode: str, deck: str, location: str) -> None:
+    page.goto(f"/index.html?lang={lang}")
+    page.wait_for_selector(READY)
+    card = page.locator("#game-cardia")
+    card.locator(f'input[name="mode"][value="{mode}"]').check()
+    card.locator("details.options summary").click()
+    card.locator(f'input[name="deck"][value="{deck}"]').check()
+    card.locator(f'input[name="location"][value="{location}"]').check()
+    card.locator("button.play").click()
+    page.wait_for_url(re.compile(r"/play\.html\?.*game=cardia"))
+    page.wait_for_selector(".cardia")
+
+
+def snapshot(page: Page) -> dict:
+    """What the screen offers now, read in one go (the table may re-render any time)."""
+    return page.evaluate("""() => {
+        const app = document.getElementById("app");
+        const table = app.querySelector(".cardia");
+        return {
+            animating: app.dataset.animating === "true",
+            over: app.dataset.over === "true",
+            choice: table ? table.dataset.choice : "",
+            prompt: (app.querySelector(".prompt") || {}).innerText || "",
+            cmds: [...app.querySelectorAll("button[data-cmd]:not([disabled])")]
+                .map(e => e.dataset.cmd)};
+    }""")
+
+
+def click_cmd(page: Page, cmd: str) -> bool:
+    try:
+        page.locator(f'#app button[data-cmd="{cmd}"]:not([disabled])').first.click(timeout=3_000)
+        return True
+    except PlaywrightTimeoutError:  # re-rendered under the pointer (playback): look again
+        return False
+
+
+def test_whole_match_vs_bot_in_japanese_answering_ability_prompts(page: Page):
+    start_from_lobby(page, lang="ja", mode="bot", deck="II", location="none")
+    expect(page.locator("#app h1")).to_have_text("カーディア")
+    prompts_answered = set()
+    placed = 0
+    for _ in range(2_000):
+        now = snapshot(page)
+        if now["over"] and not now["animating"]:
+            break
+        if now["animating"]:
+            click_cmd(page, "skip")
+            continue
+        picks = [c for c in now["cmds"] if c.startswith("pick:")]
+        acts = [c for c in now["cmds"] if c.startswith("act:")]
+        if picks:
+            assert JAPANESE.search(now["prompt"]), now
+            if click_cmd(page, picks[0]):
+                expect(page.locator('[data-cmd="confirm"]')).to_be_enabled()
+                expect(page.locator('[data-cmd="confirm"]')).to_contain_text("出す")
+                if click_cmd(page, "confirm"):
+                    placed += 1
+        elif acts:
+            assert now["choice"] and JAPANESE.search(now["prompt"]), now
+            if click_cmd(page, acts[0]):
+                prompts_answered.add(now["choice"])
+        else:
+            page.wait_for_timeout(50)
+    else:
+        raise AssertionError("the match did not end")
+    overlay = page.locator(".overlay.gameover")
+    expect(overlay).to_be_visible()
+    expect(overlay).to_contain_text(re.compile("あなたの(勝ち|負け)"))
+    expect(overlay).to_contain_text("2ラウンド先取")
+    assert placed >= 10
+    assert prompts_answered, "a Deck II match asked no ability question"
+    log = page.locator(".log-lines li").all_inner_texts()
+    assert len(log) > 30 and all(JAPANESE.search(line) for line in log)
+    assert any("ラウンド" in line and "勝利" in line for line in log)  # a round was won
+    # The board stays reviewable after the match.
+    page.click('[data-cmd="dismiss"]')
+    expect(page.locator(".endbar")).to_be_visible()
+    expect(page.locator(".cardia .erow .enc").first).to_be_visible()
+
+
+def test_hotseat_hides_the_first_players_card_behind_the_handover(page: Page):
+    start_from_lobby(page, lang="en", mode="hotseat", deck="I", location="foggy_swamp")
+    expect(page.locator(".cardia .location")).to_contain_text("Foggy Swamp")
+    page.click('[data-cmd="handover-ok"]')
+    hand = page.locator(".chand button[data-cmd^='pick:']")
+    first = hand.first.get_attribute("data-cmd").split(":")[1]
+    names = page.locator(".chand .cn").all_inner_texts()
+    hand.first.click()
+    page.click('[data-cmd="confirm"]')
+    overlay = page.locator(".overlay.handover")
+    expect(overlay).to_contain_text("Player 2")
+    # Under the hand-over screen: no hand, and Player 1's card is face down.
+    assert page.locator(".chand").count() == 0
+    app_text = page.locator("#app").inner_text()
+    for name in names:
+        assert name not in app_text, f"{name} visible while Player 2 takes the device"
+    assert page.locator(f'.enc.placing [data-value="{first}"]').count() == 0
+    page.click('[data-cmd="handover-ok"]')
+    expect(page.locator(".prompt")).to_contain_text("Player 2")
+    assert page.locator(".enc.placing .ccard.back").count() == 1
