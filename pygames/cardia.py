@@ -33,6 +33,27 @@ hidden cards is always asked, even with one option (Palace Guard's victim may al
 ``pass``; Elemental's hand card), so being asked never leaks what a hand holds. A choice
 with no option means the ability has no effect (logged as ``"none": true``).
 
+Where the rules are silent (beyond C1–C19)
+------------------------------------------
+
+* "Next card" effects attach to the next card the player *places*: Surgeon / Clockmaker /
+  Envoy modify it at once; Librarian and Blackmailer act at that card's reveal, Engineer at
+  that card's Finish (under Foggy Swamp this is two encounters later, as on BGA).
+* Foggy Swamp: the newest, face-down encounter is no target for any ability until it is
+  revealed; the first placement of a round still has a Finish (draws, end checks).
+* Scrapyard: a player with a single hand card keeps it (one must have a card to play).
+* Both players reaching Founder's Day at once, or both Mechanical Djinns firing at once:
+  the round has no winner (as both Catacombs at once). Two active Counselors in one
+  encounter cancel out (as on BGA).
+* A Judge-won tie is a win for an active Treasurer's extra signet.
+* Void Mage only offers cards with something to remove, Kinesis Mage only cards with
+  something to move; Illusionist's "losing" card: the opposing card holds signets and
+  this one none (C16).
+* Mechanical Djinn is checked at every Finish: its owner wins as soon as the encounter
+  right of it is held by them.
+* Serpent Temple counts every change of an earlier encounter to you (no signet → signet).
+* Choices of both seats at one step (Scrapyard, Librarian + Blackmailer) go seat a first.
+
 >>> s = CardiaGame().new_game(seed=3)
 >>> s.to_move()
 [0, 1]
@@ -113,7 +134,10 @@ Fields in [brackets] are seen only by seat ``p`` (private_event).
                   Teller's victim; ``card`` then public); ``mod``: the next-card modifiers
                   applied (absent when 0)
 ``reveal``        ``e``, ``cards`` [a, b], ``influence`` [a, b]
-``evaluate``      ``e``, ``influence``, ``winner`` (seat or None), ``signets`` [a, b]
+``evaluate``      ``e``, ``winner`` (seat or None: a tie), ``signets`` [a, b] (influences:
+                  the reveal's, changed since only by ``modifier`` events)
+``blackmail``     ``p`` (the victim), ``colour`` (named), ``hit`` (True: not that colour,
+                  ``p`` discards 2)
 ``signets``       ``changed``: [{``e``, ``before`` [a, b], ``after`` [a, b]}], ``totals``:
                   a re-evaluation moved signets (abilities never re-trigger)
 ``ability``       ``p`` (owner), ``ability`` (name), ``card`` (value whose ability it is),
@@ -404,16 +428,23 @@ class CardiaState(State):
             seen = self._seen = {}
         out = seen.get(player)
         if out is None:
-            out = seen[player] = []
+            out = seen[player] = [[], b""]
+        events, packed = out
         log = self.log
-        for e in log[len(out):]:  # events never change once logged: redact each once
-            if "_to" in e:
-                hidden = () if player in e["_to"] else e["_hide"]
-                out.append({k: v for k, v in e.items()
-                            if k not in hidden and k != "_to" and k != "_hide"})
-            else:
-                out.append(e)
-        return marshal.loads(marshal.dumps(out[start:]))  # a deep copy, done in C
+        if len(events) < len(log):
+            for e in log[len(events):]:  # events never change once logged: redact once
+                if "_to" in e:
+                    hidden = () if player in e["_to"] else e["_hide"]
+                    events.append({k: v for k, v in e.items()
+                                   if k not in hidden and k != "_to" and k != "_hide"})
+                else:
+                    events.append(e)
+            packed = out[1] = b""
+        if start:
+            return marshal.loads(marshal.dumps(events[start:]))  # a deep copy, done in C
+        if not packed:
+            packed = out[1] = marshal.dumps(events)
+        return marshal.loads(packed)
 
     def clone(self) -> CardiaState:
         """An independent copy (as :meth:`State.clone`, faster: every field is plain data)."""
@@ -812,7 +843,6 @@ class CardiaState(State):
         self._reevaluate(skip=enc["id"])
         cards = enc["cards"]
         self.log.append({"t": "evaluate", "e": i + 1, "winner": enc["win"],
-                         "influence": [self._infl(c) for c in cards],
                          "signets": [c["sig"] for c in cards]})
         if self.location == "founders_day":
             self._founders_check()

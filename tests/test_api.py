@@ -7,7 +7,6 @@ promises at every step. Game-specific hidden-information checks hook in through
 
 from __future__ import annotations
 
-import copy
 import doctest
 import importlib
 import itertools
@@ -77,7 +76,8 @@ def _kiriai_hidden(state, viewer, view_text, events_text):
 
 def _cardia_twin(state, p):
     """A copy of a Cardia state that differs only in what seats other than ``p`` know."""
-    twin = copy.copy(state)  # the log is shared (read only here)
+    twin = object.__new__(type(state))
+    twin.__dict__.update(vars(state))  # the log is shared (read only here)
     twin.hands = [list(h) for h in state.hands]
     twin.decks = [list(reversed(d)) for d in state.decks]
     twin.placed = [dict(c) if c else None for c in state.placed]

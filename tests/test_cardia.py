@@ -314,13 +314,13 @@ def test_puppeteer_with_an_empty_opposing_hand_wins_the_round():
 
 
 def test_puppeteer_new_card_gets_no_pending_modifier():
-    s = table(hands=([10, 1], [12, 9]), decks=([2], [4]))
-    s.next_mod[B] = -5  # B's pending Surgeon waits for B's next *placed* card
-    s.next_mod[A] = 0
-    s.hands[B] = [12, 9]
+    s = table(hands=([10, 1], [12, 3]), decks=([2], [4]))
+    s.apply(B, "12")
+    s.next_mod[B] = -5  # a "next card" effect of B's that is still waiting
     s.apply(A, "10")
-    s.apply(B, "12")  # 12-5 = 7 < 10: A wins, no Puppeteer
-    assert signets(s) == [1, 0]
+    assert card(s, 1, B) == {"value": 3, "influence": 3, "modifiers": 0, "ongoing": False,
+                             "signets": 0, "face_up": True}
+    assert s.view(None)["pending"]["next_modifier"] == [0, -5]
 
 
 def test_clockmaker_previous_and_next():
@@ -691,13 +691,17 @@ def test_founders_day_three_in_a_row_skips_the_loser_ability():
 def test_grand_library_two_cards_dealt_two_drawn():
     s = GAME.new_game(seed=4, options={"location": "grand_library"})
     assert s.view(0)["hand_sizes"] == [2, 2] and s.view(0)["deck_sizes"] == [14, 14]
-    a, b = s.legal_actions(0)[0], s.legal_actions(1)[0]
-    s.apply(0, a)
-    s.apply(1, b)
-    while s.choice:
-        p = s.to_move()[0]
-        s.apply(p, s.legal_actions(p)[0])
-    assert s.view(0)["deck_sizes"][0] <= 12
+    t = table(location="grand_library", hands=([12, 1], [11, 2]), decks=([3, 4, 5], [6, 7]))
+    play(t, 12, 11)  # the Clockmaker loses: no previous encounter, +3 waits
+    assert [(e["p"], e["n"]) for e in new_events(t, "draw")] == [(A, 2), (B, 2)]
+    assert t.hands == [[1, 4, 5], [2, 6, 7]]
+
+
+def test_scrapyard_never_puts_away_the_last_hand_card():
+    s = table(location="scrapyard", hands=([1], [3]), decks=([5], [8]))
+    play(s, 1, 3)   # B's Surgeon loses; each draws its one deck card: hand of 1
+    assert choice(s) is None and s.hands == [[5], [8]]
+    assert new_events(s, "under") == []
 
 
 def test_scrapyard_draw_two_then_put_one_under():
@@ -756,6 +760,23 @@ def test_foggy_swamp_resolves_the_previous_encounter():
     assert s.view(None)["pending"]["next_modifier"] == [-5, 0]
     play(s, 9, 8)
     assert s.view(None)["row"][2]["cards"][A]["modifiers"] == -5
+
+
+def test_foggy_swamp_face_down_cards_are_not_targets():
+    s = table(location="foggy_swamp", hands=([15, 1, 2], [16, 3, 4]), decks=([5], [6]))
+    play(s, 15, 16)
+    play(s, 1, 3)   # encounter 1 resolves: the Inventor loses; encounter 2 is face down
+    assert choice(s)["kind"] == "inventor_plus"
+    assert s.legal_actions(A) == ["1a", "1b"]
+
+
+def test_founders_day_both_at_once_no_winner():
+    t = table(location="founders_day", hands=([15, 1], [16, 2]), decks=([3], [4]),
+              row=[E(9, 5), E(10, 6), E(8, 9), E(4, 12), E(13, 13)])
+    play(t, 15, 16)   # B wins encounter 6; A's Inventor then changes two encounters
+    t.apply(A, "3a")  # +3: A now holds encounters 1-3
+    t.apply(A, "5a")  # −3: B now holds encounters 4-6
+    assert round_end(t)["winner"] is None and round_end(t)["reason"] == "founders_day"
 
 
 def test_foggy_swamp_librarian_waits_for_its_card():
