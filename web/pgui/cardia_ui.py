@@ -167,6 +167,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "cardia.ev.win": {"en": "{who} wins encounter {e} ({ia} to {ib}).", "ja": "{who}が戦闘{e}に勝利（{ia}対{ib}）。"},
     "cardia.ev.tie": {"en": "Encounter {e} is a tie ({ia} to {ib}): no ability.",
                       "ja": "戦闘{e}は引き分け（{ia}対{ib}）：能力は発動しない。"},
+    "cardia.ev.win_plain": {"en": "{who} wins encounter {e}.", "ja": "{who}が戦闘{e}に勝利。"},
+    "cardia.ev.tie_plain": {"en": "Encounter {e} is a tie: no ability.",
+                            "ja": "戦闘{e}は引き分け：能力は発動しない。"},
     "cardia.ev.signets": {"en": "Signets move: {changes}. Signets {a}–{b}.",
                           "ja": "シグネット移動：{changes}。シグネット {a}–{b}。"},
     "cardia.ev.sig_to": {"en": "encounter {e} to {who}", "ja": "戦闘{e}は{who}へ"},
@@ -473,6 +476,10 @@ def describe(event: dict[str, Any], lang: str, view: dict[str, Any] | None = Non
         return t("cardia.ev.reveal", lang, e=event["e"], a=who(0, lang), b=who(1, lang),
                  ca=name(ca), cb=name(cb), ia=ia, ib=ib)
     if kind == "evaluate":
+        if "influence" not in event:
+            if event["winner"] is None:
+                return t("cardia.ev.tie_plain", lang, e=event["e"])
+            return t("cardia.ev.win_plain", lang, who=who(event["winner"], lang), e=event["e"])
         ia, ib = event["influence"]
         if event["winner"] is None:
             return t("cardia.ev.tie", lang, e=event["e"], ia=ia, ib=ib)
