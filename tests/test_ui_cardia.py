@@ -233,10 +233,14 @@ def test_every_event_kind_is_worded_in_both_languages():
         en, ja = describe(event, "en", view), describe(event, "ja", view)
         assert en != event["t"] and ja != event["t"] and en != ja, event
         assert JAPANESE.search(ja), ja
-    assert describe(variants[3], "en", view) == "Player 1 places Palace Guard face down (encounter 1)."
-    assert describe(variants[4], "en", view) == ("Player 2 places a card face down "
-                                                 "(encounter 1). Waiting modifiers: -5.")
-    assert describe(variants[11], "en", view).startswith("Player 1's Magistra uses Inventor's ability")
+    place = {"t": "place", "p": 0, "e": 1, "up": False, "mod": 0, "card": 7}
+    assert describe(place, "en", view) == "Player 1 places Palace Guard face down (encounter 1)."
+    hidden = {"t": "place", "p": 1, "e": 1, "up": False, "mod": -5}
+    assert describe(hidden, "en", view) == ("Player 2 places a card face down "
+                                            "(encounter 1). Waiting modifiers: -5.")
+    magistra = {"t": "ability", "p": 0, "ability": "inventor", "card": 15, "e": 3, "at": 14,
+                "via": "magistra"}
+    assert describe(magistra, "en", view).startswith("Player 1's Magistra uses Inventor's")
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
