@@ -150,7 +150,8 @@ Fields in [brackets] are seen only by seat ``p`` (private_event).
 ``pending``       ``p``, ``effect`` (``next_modifier``, ``fortune_teller``, ``librarian``,
                   ``engineer``, ``blackmail``), ``value``
 ``colour``        ``p``, ``colour``, ``ability``
-``discard``       ``p``, ``cards``, ``from`` (``hand``/``deck``/``row``), ``why``
+``discard``       ``p``, ``cards``, ``from`` (``hand``/``deck``/``row``), ``why`` (the
+                  ability or location), ``e`` (when ``from`` is ``row``)
 ``draw``          ``p``, ``n``, [``cards``], ``why`` (absent for the Finish draw)
 ``under``         ``p``, [``card``] (Scrapyard)
 ``decline``       ``p`` (Palace Guard's victim passed)
@@ -160,8 +161,8 @@ Fields in [brackets] are seen only by seat ``p`` (private_event).
                   (Kinesis Mage)
 ``shuffle``       ``p``
 ``delete``        ``e``: an encounter emptied and was removed; later ones shift left
-``location``      ``loc``, ``p``, plus ``card`` (Auction House) / ``draw`` (Serpent
-                  Temple) …: a location rule fired
+``location``      ``loc``, ``p``: a location rule fired for seat ``p`` (its effect
+                  follows as ``discard`` / ``draw`` events, or the round ends)
 ``round_end``     ``winner`` (seat or None), ``reason``, ``wins``
 ``end``           ``winner``, ``wins``: the match is over
 ================  =====================================================================
@@ -374,7 +375,7 @@ class CardiaState(State):
     def explain_illegal(self, player: int, action: str) -> str:
         c = self.choice
         if c is None:
-            if action.isdigit() and 1 <= int(action) <= 16:
+            if action.isdigit() and str(int(action)) == action and 1 <= int(action) <= 16:
                 return (f"you do not hold card {action} "
                         f"({CARD_NAMES[self.deck][int(action)]['en']}) in your hand")
             return (f"{action!r} is not a placement: give the value of a card in your hand, "
@@ -910,8 +911,9 @@ class CardiaState(State):
                 if run >= 3:
                     winners.append(p)
                     break
+        for p in winners:
+            self.log.append({"t": "location", "loc": "founders_day", "p": p})
         if winners:
-            self.log.append({"t": "location", "loc": "founders_day", "p": winners})
             self._end_round(winners[0] if len(winners) == 1 else None, "founders_day")
 
     # -- the losing card's ability (§3.6) -----------------------------------------------

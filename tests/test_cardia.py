@@ -982,3 +982,29 @@ def test_names_colours_and_options_are_complete():  # C13
     assert set(LOCATION_NAMES) == set(CardiaGame.option_schema["location"]["values"])
     assert GAME.names == {"en": "Cardia", "ja": "カーディア"}
     assert "cardia" not in pygames.PLANNED
+
+
+def test_fast_events_and_clone_match_the_core_protocol():
+    from pygames.core import State, redact_event
+
+    s = GAME.new_game(seed=12, options={"deck": "II", "location": "foggy_swamp"})
+    rng = random.Random(12)
+    while not s.is_over():
+        for seat in (None, 0, 1):
+            assert s.events(seat) == [redact_event(e, seat) for e in s.log]
+            assert s.events(seat, 5) == [redact_event(e, seat) for e in s.log[5:]]
+        twin = s.clone()
+        assert twin == s and State.clone(s) == twin and twin.rng == s.rng
+        p = rng.choice(s.to_move())
+        s.apply(p, rng.choice(s.legal_actions(p)))
+    returned = s.events(0)
+    returned[0]["t"] = "changed"
+    assert s.events(0)[0]["t"] == "round"  # callers get copies
+
+
+def test_placement_message_names_the_card():
+    s = table(hands=([5, 1], [8, 2]), decks=([3], [4]))
+    with pytest.raises(IllegalAction, match="Judge"):
+        s.apply(A, "8")
+    with pytest.raises(IllegalAction, match="not a placement"):
+        s.apply(A, "05")
