@@ -142,7 +142,8 @@ def _cardia_hidden(state, viewer, view_text, events_text):
         _CARDIA_SEEN["log"] = state.log
     start = _CARDIA_SEEN.get(viewer, 0)
     _CARDIA_SEEN[viewer] = len(state.log)
-    first = max(i for i, e in enumerate(state.log) if e["t"] == "round")
+    log = state.log
+    first = next(i for i in range(len(log) - 1, -1, -1) if log[i]["t"] == "round")
     events = state.events(viewer, max(start, first))
     for p in range(2):
         if p == viewer:
@@ -150,9 +151,8 @@ def _cardia_hidden(state, viewer, view_text, events_text):
         secret = set(state.hands[p]) | set(state.decks[p])
         secret |= {c["v"] for c in [state.placed[p]] + [e["cards"][p] for e in state.row]
                    if c and not c["up"]}
-        for e in state.log[first:]:
-            if e["t"] == "return" and e["p"] == p:
-                secret.discard(e["card"])
+        secret.difference_update(e["card"] for e in log[first:]
+                                 if e["t"] == "return" and e["p"] == p)
         for e in events:
             leak = _cardia_mentions(e, p) & secret
             assert not leak, f"event {e} shows player {p}'s hidden card(s) {leak} to {viewer}"
