@@ -1008,3 +1008,33 @@ def test_placement_message_names_the_card():
         s.apply(A, "8")
     with pytest.raises(IllegalAction, match="not a placement"):
         s.apply(A, "05")
+
+
+# -- ongoing effects follow re-evaluation (§4.2, §4.3) ---------------------------------------
+def test_removing_a_judges_token_removes_its_signets():
+    s = table(hands=([11, 1], [2, 3]), decks=([4], [6]), row=[E(5, 5), E(8, 3, ona=True)])
+    assert signets(s) == [2, 0]
+    play(s, 11, 2)   # B's Void Mage loses: the only target is the Judge, only its token
+    assert card(s, 2, A)["ongoing"] is False
+    assert card(s, 1, A)["signets"] == 0 and signets(s) == [2, 0]
+    changed = new_events(s, "signets")[-1]["changed"]
+    assert {"e": 1, "before": [1, 0], "after": [0, 0]} in changed
+
+
+def test_treasurer_extra_signet_follows_a_new_winner():
+    s = table(hands=([15, 1], [16, 2]), decks=([4], [6]), row=[E(5, 9), E(12, 3, ona=True)])
+    assert card(s, 1, B)["signets"] == 2
+    play(s, 15, 16)
+    s.apply(A, "1a")   # +3: 8 v 9, still B
+    s.apply(A, "1b")   # −3: 8 v 6, A now wins encounter 1, with the Treasurer's extra
+    assert card(s, 1, A)["signets"] == 2 and card(s, 1, B)["signets"] == 0
+
+
+def test_kinesis_token_onto_an_inactive_ongoing_card_activates_it():
+    s = table(deck="II", hands=([2, 1], [9, 4]), decks=([5], [6]),
+              row=[E(3, 5, ona=True), E(12, 13)])
+    assert s.view(None)["row"][0]["winner"] == B
+    play(s, 2, 9)
+    s.apply(A, "2a")   # from encounter 1 (the only card with something to move) to 2
+    assert card(s, 2, A)["ongoing"] is True
+    assert s.view(None)["row"][0]["winner"] == A   # the Counselor is in force at once
