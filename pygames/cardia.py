@@ -441,11 +441,12 @@ class CardiaState(State):
                 else:
                     events.append(e)
             packed = out[1] = b""
-        if start:
+        if start and len(events) - start < 32:
             return marshal.loads(marshal.dumps(events[start:]))  # a deep copy, done in C
         if not packed:
             packed = out[1] = marshal.dumps(events)
-        return marshal.loads(packed)
+        copied = marshal.loads(packed)
+        return copied[start:] if start else copied
 
     def clone(self) -> CardiaState:
         """An independent copy (as :meth:`State.clone`, faster: every field is plain data)."""
