@@ -4,7 +4,8 @@
     python build.py [build]              assemble dist/ (runtime from npm, our wheel, the app)
     python build.py serve [--port N]     build, then serve dist/ on http://127.0.0.1:N (8000)
     python build.py test [pytest args]   .venv + ruff + build + pytest (Chromium via Playwright)
-    python build.py bench                CPython playouts/s and page-ready times in Chromium
+    python build.py bench                CPython playouts/s, page-ready times and main-thread
+                                         tasks in Chromium (bench.py)
 
 Nothing is fetched at run time from a CDN: Pyodide and PyScript come from npm (``npm ci``,
 checked against package-lock.json's integrity hashes) and are served from dist/.
@@ -19,7 +20,6 @@ import http.server
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -239,6 +239,9 @@ def pyscript_config(wheel: Path) -> dict:
         "packages": [f"./wheels/{wheel.name}"],
         "packages_cache": "passthrough",
         "files": {f"./pgui/{rel}": f"./pgui/{rel}" for rel in pgui_files if rel.endswith(".py")},
+        # Python runs in a worker that only answers the page's calls (no window/document
+        # without cross-origin isolation, on purpose): this tells PyScript not to warn.
+        "sync_main_only": True,
     }
 
 
@@ -487,13 +490,7 @@ def run_tests(pytest_args: list[str]) -> int:
 
 
 # --------------------------------------------------------------------------- benchmark
-
-BENCH_PAGES = [
-    ("lobby", "/index.html"),
-    ("table (kiriai vs bot)", "/play.html?game=kiriai&mode=bot"),
-    ("bare Pyodide", "/bench/bare.html"),
-]
-READY = 'html[data-ready="true"]'
+# The benchmarks themselves live in bench.py; this only prepares and starts them.
 
 
 def bench(budget: float = 2.0, runs: int = 3) -> int:
@@ -504,156 +501,13 @@ def bench(budget: float = 2.0, runs: int = 3) -> int:
     return subprocess.run(cmd, cwd=ROOT, env=_child_env(chromium)).returncode
 
 
-def bench_playouts(budget: float) -> None:
-    import random
-
-    import pygames
-
-    print(f"\nRandom playouts in CPython {sys.version.split()[0]} (~{budget:g} s each)")
-    print(f"{'game':<14} {'options':<28} {'games/s':>9} {'actions/game':>13} {'games':>6}")
-    for gid in pygames.game_ids():
-        g = pygames.get_game(gid)
-        schema = dict(getattr(g, "option_schema", None) or {})
-        variants: list[dict] = [{}]
-        if schema:
-            name, spec = next(iter(schema.items()))
-            values = list(spec.get("values") or [spec.get("default")])
-            variants = [{name: v} for v in values]
-        for options in variants:
-            games = actions = 0
-            t0 = time.perf_counter()
-            error = None
-            while time.perf_counter() - t0 < budget or games == 0:
-                rng = random.Random(games)
-                try:
-                    s = g.new_game(seed=games, options=options)
-                    n = 0
-                    while not s.is_over():
-                        for p in list(s.to_move()):
-                            if s.is_over():
-                                break
-                            s.apply(p, rng.choice(s.legal_actions(p)))
-                            n += 1
-                        if n > 1_000_000:
-                            raise RuntimeError("game did not end after 1e6 actions")
-                except Exception as e:  # report, keep benchmarking the other games
-                    error = f"{type(e).__name__}: {e}"
-                    break
-                games += 1
-                actions += n
-            dt = time.perf_counter() - t0
-            opt = ", ".join(f"{k}={v}" for k, v in options.items()) or "-"
-            if error:
-                print(f"{gid:<14} {opt:<28} ERROR after {games} games: {error}")
-            else:
-                print(f"{gid:<14} {opt:<28} {games / dt:>9.1f} {actions / games:>13.1f} {games:>6}")
-
-
-def _launch_args() -> dict:
-    exe = os.environ.get("PYGAMES_CHROMIUM", "")
-    args: dict = {"args": list(CHROMIUM_FLAGS), "headless": True}
-    if exe:
-        args["executable_path"] = exe
-    return args
-
-
-#: How long the bench "reads" the lobby before pressing Play.
-LOBBY_READING_MS = 5_000
-
-
-def bench_pages(runs: int) -> None:
-    from playwright.sync_api import Error as PlaywrightError
-    from playwright.sync_api import sync_playwright
-
-    server, base = start_server_thread(0, DIST, log_errors=False)
-    timeout_ms = 60_000
-    off_host: list[str] = []
-
-    def visit(page, path: str) -> float | str:
-        t0 = time.perf_counter()
-        try:
-            resp = page.goto(base + path, wait_until="commit", timeout=timeout_ms)
-            if resp is not None and resp.status >= 400:
-                return f"HTTP {resp.status}"
-            page.wait_for_selector(READY, state="attached", timeout=timeout_ms)
-        except PlaywrightError as e:
-            return "timeout" if "Timeout" in str(e) else f"error: {str(e).splitlines()[0][:40]}"
-        return (time.perf_counter() - t0) * 1000
-
-    def lobby_then_table(page) -> float | str:
-        if not isinstance(visit(page, "/index.html"), float):
-            return "lobby failed"
-        page.wait_for_timeout(LOBBY_READING_MS)
-        t0 = time.perf_counter()
-        try:
-            page.click("#game-kiriai button.play", timeout=timeout_ms)
-            page.wait_for_url("**/play.html*", wait_until="commit", timeout=timeout_ms)
-            page.wait_for_selector(READY, state="attached", timeout=timeout_ms)
-        except PlaywrightError as e:
-            return "timeout" if "Timeout" in str(e) else f"error: {str(e).splitlines()[0][:40]}"
-        return (time.perf_counter() - t0) * 1000
-
-    def on_request(req) -> None:
-        url = req.url
-        if url.startswith(("http:", "https:", "ws:", "wss:")) and not url.startswith(base):
-            off_host.append(url)
-
-    print(
-        f"\nPage ready times in Chromium (median of {runs}; cold = fresh context, "
-        "warm = second navigation in the same context)"
-    )
-    print(f"{'page':<24} {'cold ms':>10} {'warm ms':>10}")
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(**_launch_args())
-            for label, path in BENCH_PAGES:
-                cold: list = []
-                warm: list = []
-                for _ in range(runs):
-                    ctx = browser.new_context()
-                    ctx.on("request", on_request)
-                    page = ctx.new_page()
-                    cold.append(visit(page, path))
-                    if isinstance(cold[-1], float):
-                        warm.append(visit(page, path))
-                    ctx.close()
-                    if not isinstance(cold[-1], float):
-                        break  # it failed: do not wait 60 s more per run
-                print(f"{label:<24} {_median(cold):>10} {_median(warm):>10}", flush=True)
-            via_lobby = []
-            for _ in range(runs):
-                ctx = browser.new_context()
-                page = ctx.new_page()
-                via_lobby.append(lobby_then_table(page))
-                ctx.close()
-            label = f"table after {LOBBY_READING_MS // 1000} s in lobby"
-            print(f"{label:<24} {_median(via_lobby):>10} {'':>10}")
-            print(f"  (fresh context: the lobby is read for {LOBBY_READING_MS // 1000} s while "
-                  "Python boots behind it, then Play is clicked; time from click to ready)")
-            browser.close()
-    finally:
-        server.shutdown()
-        server.server_close()
-    if off_host:
-        print(f"\nWARNING: {len(off_host)} request(s) left 127.0.0.1, e.g. {off_host[0]}")
-
-
-def _median(xs: list) -> str:
-    nums = [x for x in xs if isinstance(x, float)]
-    if not xs:
-        return "-"
-    if len(nums) < len(xs):
-        return next(x for x in xs if not isinstance(x, float))
-    return f"{statistics.median(nums):.0f}"
-
-
 def _bench_child(budget: float, runs: int) -> int:
-    for p in (str(WEB), str(ROOT)):
-        if p not in sys.path:
-            sys.path.insert(0, p)
-    bench_playouts(budget)
-    bench_pages(runs)
-    return 0
+    """Runs inside .venv (Playwright): CPython playouts, then page timings in Chromium."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    import bench as bench_module
+
+    return bench_module.run(DIST, budget, runs, start_server_thread, CHROMIUM_FLAGS)
 
 
 # --------------------------------------------------------------------------- CLI

@@ -66,6 +66,7 @@ def test_pyscript_config_names_wheel_and_every_pgui_file():
     assert config["interpreter"] == "./pyodide/pyodide.mjs"
     assert (DIST / "pyodide" / "pyodide.mjs").is_file()
     assert config["packages_cache"] == "passthrough"
+    assert config["sync_main_only"] is True  # the worker only answers the page's calls
     [pkg] = config["packages"]
     assert pkg.startswith("./wheels/pygames-") and pkg.endswith(".whl")
     assert (DIST / pkg).is_file()
@@ -194,7 +195,7 @@ def test_readme_serve_command_serves_the_app_on_the_chosen_port():
                 f"http://127.0.0.1:{port}/pyodide/pyodide.asm.wasm") as resp:
             assert resp.headers["Content-Type"] == "application/wasm"
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/play.html") as resp:
-            assert 'src="./main.py"' in resp.read().decode()
+            assert '<script type="py" worker src="./worker.py"' in resp.read().decode()
     finally:
         proc.terminate()
         proc.wait(timeout=10)

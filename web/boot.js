@@ -1,9 +1,10 @@
-// Thin glue that must run before Python exists: pick the language, count load progress,
-// and turn any start-up failure into a readable message instead of a blank page.
+// Thin glue that must run before anything else: pick the language, and turn any start-up
+// failure into a readable message instead of a blank page.
 //
-// play.html waits for its table at once. The lobby boots Python in the background and
-// only waits once the player presses Play (window.pygamesWait); main.py then opens the
-// table through window.pygamesOpen, or picks up window.pygamesPending when it arrives.
+// Python runs in a worker driven by glue.js. play.html waits for its table at once. The
+// lobby starts the worker in the background and only waits once the player presses Play
+// (window.pygamesWait); glue.js then opens the table through window.pygamesOpen, or picks
+// up window.pygamesPending when the worker is ready. Load progress is glue.js's too.
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -16,19 +17,10 @@
 
   var waiting = false;
   var failure = null;
-  var steps = 0;
   window.pygamesPending = "";
 
   function el(id) { return document.getElementById(id); }
   function tableOpen() { return root.dataset.table === "open"; }
-
-  addEventListener("py:progress", function (e) {
-    steps += 1;
-    var bar = el("load-progress");
-    var detail = el("load-detail");
-    if (bar) bar.value = Math.min(steps, bar.max - 1);
-    if (detail) detail.textContent = String(e.detail || "");
-  });
 
   function showError(message) {
     if (el("load-error-text")) el("load-error-text").textContent = message;
@@ -56,7 +48,7 @@
 
   // The lobby's Play button: open the table here as soon as Python can.
   window.pygamesWait = function (query) {
-    if (failure) {  // Python did not boot in the lobby: let the table page try on its own
+    if (failure) {  // Python did not start in the lobby: let the table page try on its own
       location.href = "./play.html?" + query;
       return;
     }

@@ -1,7 +1,8 @@
 """The HTML shells of our pages, rendered at build time.
 
-Both pages boot Python the same way (PyScript with the local Pyodide, ``main.py``) and
-share the loading and error screens, so they are written once here:
+Both pages start Python the same way, in a PyScript worker (``worker.py``, with the local
+Pyodide of ``pyscript.json``) that the main-thread glue (``glue.js``) talks to, and share
+the loading and error screens, so they are written once here:
 
 * ``index.html`` (:func:`pgui.lobby.render_lobby`) is the lobby: plain HTML usable at
   once, which boots Python in the background and opens the chosen table in place.
@@ -14,7 +15,7 @@ from .i18n import both
 
 
 def head(title: str, description: str = "") -> str:
-    """The shared ``<head>`` content: styles, language/progress glue, PyScript."""
+    """The shared ``<head>`` content: styles, boot/error glue, worker glue, PyScript."""
     meta = f'<meta name="description" content="{description}">' if description else ""
     return f"""<meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -24,17 +25,29 @@ def head(title: str, description: str = "") -> str:
 <link rel="stylesheet" href="./pyscript/core.css">
 <link rel="stylesheet" href="./app.css">
 <script src="./boot.js"></script>
+<script src="./glue.js" defer></script>
 <script type="module" src="./pyscript/core.js"></script>"""
 
 
+#: The load stages ``glue.js`` reports (see its ``STAGES``), each with its words.
+LOAD_STAGES = ("page", "runtime", "games", "ready")
+
+
 def python_shell(*, loading_hidden: bool) -> str:
-    """Loading screen (with progress), error screen, the table's root, and Python itself."""
+    """Loading screen (with progress), error screen, the table's root, and Python itself.
+
+    Python is a worker (``<script type="py" worker>``): it starts as soon as PyScript has
+    read the page, and never blocks the page while it loads or computes.
+    """
     hidden = " hidden" if loading_hidden else ""
+    stages = "".join(
+        f'<span data-stage="{name}"{"" if name == "page" else " hidden"}>'
+        f'{both(f"load_stage_{name}")}</span>' for name in LOAD_STAGES)
     return f"""<div id="loading" class="loading" role="status" aria-live="polite"{hidden}>
   <div class="box">
     <p class="title">{both("loading_python")}</p>
-    <progress id="load-progress" max="8" value="0"></progress>
-    <p id="load-detail" class="muted">…</p>
+    <progress id="load-progress" max="100" value="0"></progress>
+    <p id="load-detail" class="muted">{stages}</p>
     <p class="muted"><a href="./index.html">← {both("lobby")}</a></p>
   </div>
 </div>
@@ -48,7 +61,7 @@ def python_shell(*, loading_hidden: bool) -> str:
 </div>
 <noscript><p class="loading">{both("no_js")}</p></noscript>
 <div id="app" hidden></div>
-<script type="py" src="./main.py" config="./pyscript.json"></script>"""
+<script type="py" worker src="./worker.py" config="./pyscript.json"></script>"""
 
 
 def render_play() -> str:

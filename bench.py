@@ -1,0 +1,343 @@
+"""Benchmarks behind ``python build.py bench`` (which builds, then runs this in .venv).
+
+Prints, in one run:
+
+* random playouts per second in CPython for every game (and every value of its first
+  option), with the mean number of actions per game;
+* navigation -> ``html[data-ready="true"]`` in Chromium for the lobby, a table against
+  the bot and a bare Pyodide page, cold (fresh context) and warm (second navigation);
+* Play -> ready table after reading the lobby for 5 s (Python starts behind it);
+* the longest main-thread task (Long Tasks API, which only sees tasks of 50 ms or more)
+  and the longest main-thread gap (a 0 ms timer chain: catches tasks of any length, give
+  or take 4 ms) during lobby boot (navigation until Python is ready), table boot
+  (navigation until the table is ready) and a whole game against the bot, clicked
+  through like a player does (every reveal watched at ``speed=100``).
+
+``python bench.py [--dist DIR] [--runs N] [--pages]`` runs it against any built ``dist/``
+(e.g. an older checkout's, to compare); ``--pages`` skips the playouts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+
+BENCH_PAGES = [
+    ("lobby", "/index.html"),
+    ("table (kiriai vs bot)", "/play.html?game=kiriai&mode=bot"),
+    ("bare Pyodide", "/bench/bare.html"),
+]
+READY = 'html[data-ready="true"]'
+#: How long the bench "reads" the lobby before pressing Play.
+LOBBY_READING_MS = 5_000
+#: The table a whole game is played on (reveals watched step by step, 100 ms a step).
+GAME_PATH = "/play.html?game=kiriai&mode=bot&lang=en&speed=100&seed={seed}"
+#: Python is up in the lobby once the page can open a table (glue.js / boot.js).
+LOBBY_PYTHON_READY = "() => Boolean(window.pygamesOpen)"
+TIMEOUT_MS = 60_000
+
+#: Installed before any page script: records Long Tasks and the longest gap between
+#: turns of a 0 ms timer chain (how long the main thread could not answer).
+MAIN_THREAD_PROBE = """
+(() => {
+  const probe = { tasks: [], gap: 0, last: performance.now() };
+  window.__mainThreadProbe = probe;
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) probe.tasks.push(e.duration);
+    }).observe({ type: "longtask", buffered: true });
+  } catch (e) { probe.tasks = null; }
+  const beat = () => {
+    const now = performance.now();
+    probe.gap = Math.max(probe.gap, now - probe.last);
+    probe.last = now;
+    setTimeout(beat, 0);
+  };
+  setTimeout(beat, 0);
+})();
+"""
+READ_PROBE = """(reset) => {
+  const p = window.__mainThreadProbe;
+  const out = { longest: p.tasks && p.tasks.length ? Math.max(...p.tasks) : 0,
+                count: p.tasks ? p.tasks.length : -1, gap: p.gap };
+  if (reset) { p.tasks.length = 0; p.gap = 0; p.last = performance.now(); }
+  return out;
+}"""
+
+
+# --------------------------------------------------------------------------- CPython
+
+
+def bench_playouts(budget: float) -> None:
+    import random
+
+    import pygames
+
+    print(f"\nRandom playouts in CPython {sys.version.split()[0]} (~{budget:g} s each)")
+    print(f"{'game':<14} {'options':<28} {'games/s':>9} {'actions/game':>13} {'games':>6}")
+    for gid in pygames.game_ids():
+        g = pygames.get_game(gid)
+        schema = dict(getattr(g, "option_schema", None) or {})
+        variants: list[dict] = [{}]
+        if schema:
+            name, spec = next(iter(schema.items()))
+            values = list(spec.get("values") or [spec.get("default")])
+            variants = [{name: v} for v in values]
+        for options in variants:
+            games = actions = 0
+            t0 = time.perf_counter()
+            error = None
+            while time.perf_counter() - t0 < budget or games == 0:
+                rng = random.Random(games)
+                try:
+                    s = g.new_game(seed=games, options=options)
+                    n = 0
+                    while not s.is_over():
+                        for p in list(s.to_move()):
+                            if s.is_over():
+                                break
+                            s.apply(p, rng.choice(s.legal_actions(p)))
+                            n += 1
+                        if n > 1_000_000:
+                            raise RuntimeError("game did not end after 1e6 actions")
+                except Exception as e:  # report, keep benchmarking the other games
+                    error = f"{type(e).__name__}: {e}"
+                    break
+                games += 1
+                actions += n
+            dt = time.perf_counter() - t0
+            opt = ", ".join(f"{k}={v}" for k, v in options.items()) or "-"
+            if error:
+                print(f"{gid:<14} {opt:<28} ERROR after {games} games: {error}")
+            else:
+                print(f"{gid:<14} {opt:<28} {games / dt:>9.1f} {actions / games:>13.1f} {games:>6}")
+
+
+# --------------------------------------------------------------------------- Chromium
+
+
+def launch_args(flags: list[str]) -> dict:
+    exe = os.environ.get("PYGAMES_CHROMIUM", "")
+    args: dict = {"args": list(flags), "headless": True}
+    if exe:
+        args["executable_path"] = exe
+    return args
+
+
+def play_kiriai_to_the_end(page, max_rounds: int = 300) -> int:
+    """Click through a Kiri-ai game vs the bot as a player does; returns the clicks."""
+    clicks = 0
+    settled = '#app[data-animating="false"]'
+    for _ in range(max_rounds):
+        page.wait_for_selector(settled, state="attached", timeout=TIMEOUT_MS)
+        if page.locator(".overlay.gameover").count():
+            return clicks
+        if page.locator(".zone-pick").count():  # Advanced battlefield: secret start
+            page.locator(".zone-pick:not([disabled])").first.click()
+            page.click('[data-cmd="stance:H"]')
+            clicks += 2
+        else:
+            for _ in range(2):
+                page.locator('.hand button[data-cmd^="pick:"]:not([disabled])').first.click()
+                clicks += 1
+        page.click('[data-cmd="confirm"]')
+        clicks += 1
+    raise RuntimeError("the game did not end")
+
+
+def _fmt_ms(x) -> str:
+    return f"{x:.0f}" if isinstance(x, float) else str(x)
+
+
+def _median(xs: list) -> str:
+    nums = [x for x in xs if isinstance(x, float)]
+    if not xs:
+        return "-"
+    if len(nums) < len(xs):
+        return next(x for x in xs if not isinstance(x, float))
+    return f"{statistics.median(nums):.0f}"
+
+
+def _worst(probes: list[dict]) -> tuple[str, str]:
+    """(longest Long Task, longest gap) over several probes, as text."""
+    if not probes:
+        return "-", "-"
+    if any(p["count"] < 0 for p in probes):
+        longest = "n/a"
+    else:
+        worst = max(p["longest"] for p in probes)
+        longest = f"{worst:.0f}" if worst else "<50"
+    return longest, f"{max(p['gap'] for p in probes):.0f}"
+
+
+def bench_pages(dist: Path, runs: int, start_server_thread: Callable, flags: list[str]) -> None:
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import sync_playwright
+
+    server, base = start_server_thread(0, dist, log_errors=False)
+    off_host: list[str] = []
+
+    def failure(e: Exception) -> str:
+        return "timeout" if "Timeout" in str(e) else f"error: {str(e).splitlines()[0][:40]}"
+
+    def visit(page, path: str) -> float | str:
+        t0 = time.perf_counter()
+        try:
+            resp = page.goto(base + path, wait_until="commit", timeout=TIMEOUT_MS)
+            if resp is not None and resp.status >= 400:
+                return f"HTTP {resp.status}"
+            page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
+        except PlaywrightError as e:
+            return failure(e)
+        return (time.perf_counter() - t0) * 1000
+
+    def lobby_then_table(page) -> float | str:
+        if not isinstance(visit(page, "/index.html"), float):
+            return "lobby failed"
+        page.wait_for_timeout(LOBBY_READING_MS)
+        t0 = time.perf_counter()
+        try:
+            page.click("#game-kiriai button.play", timeout=TIMEOUT_MS)
+            page.wait_for_url("**/play.html*", wait_until="commit", timeout=TIMEOUT_MS)
+            page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
+        except PlaywrightError as e:
+            return failure(e)
+        return (time.perf_counter() - t0) * 1000
+
+    def on_request(req) -> None:
+        url = req.url
+        if url.startswith(("http:", "https:", "ws:", "wss:")) and not url.startswith(base):
+            off_host.append(url)
+
+    def new_page(browser, probe: bool = False):
+        ctx = browser.new_context()
+        ctx.on("request", on_request)
+        if probe:
+            ctx.add_init_script(MAIN_THREAD_PROBE)
+        return ctx, ctx.new_page()
+
+    print(
+        f"\nPage ready times in Chromium (median of {runs}; cold = fresh context, "
+        "warm = second navigation in the same context)"
+    )
+    print(f"{'page':<24} {'cold ms':>10} {'warm ms':>10}")
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(**launch_args(flags))
+            for label, path in BENCH_PAGES:
+                cold: list = []
+                warm: list = []
+                for _ in range(runs):
+                    ctx, page = new_page(browser)
+                    cold.append(visit(page, path))
+                    if isinstance(cold[-1], float):
+                        warm.append(visit(page, path))
+                    ctx.close()
+                    if not isinstance(cold[-1], float):
+                        break  # it failed: do not wait 60 s more per run
+                print(f"{label:<24} {_median(cold):>10} {_median(warm):>10}", flush=True)
+            via_lobby = []
+            for _ in range(runs):
+                ctx, page = new_page(browser)
+                via_lobby.append(lobby_then_table(page))
+                ctx.close()
+            label = f"table after {LOBBY_READING_MS // 1000} s in lobby"
+            print(f"{label:<24} {_median(via_lobby):>10} {'':>10}")
+            print(f"  (fresh context: the lobby is read for {LOBBY_READING_MS // 1000} s while "
+                  "Python starts behind it, then Play is clicked; time from click to ready)")
+            bench_main_thread(browser, new_page, base, runs, failure, PlaywrightError)
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    if off_host:
+        print(f"\nWARNING: {len(off_host)} request(s) left 127.0.0.1, e.g. {off_host[0]}")
+
+
+def bench_main_thread(browser, new_page, base: str, runs: int, failure, PlaywrightError) -> None:
+    """Longest main-thread task and gap: lobby boot, table boot, a whole game."""
+    lobby: list[dict] = []
+    lobby_python: list = []
+    table: list[dict] = []
+    game: list[dict] = []
+    game_ms: list = []
+    clicks: list[int] = []
+    problems: list[str] = []
+    for run in range(runs):
+        ctx, page = new_page(browser, probe=True)
+        try:
+            t0 = time.perf_counter()
+            page.goto(base + "/index.html", wait_until="commit", timeout=TIMEOUT_MS)
+            page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
+            page.wait_for_function(LOBBY_PYTHON_READY, timeout=TIMEOUT_MS)
+            lobby_python.append((time.perf_counter() - t0) * 1000)
+            page.wait_for_timeout(300)
+            lobby.append(page.evaluate(READ_PROBE, False))
+        except PlaywrightError as e:
+            problems.append(f"lobby: {failure(e)}")
+        ctx.close()
+
+        ctx, page = new_page(browser, probe=True)
+        try:
+            page.goto(base + GAME_PATH.format(seed=run + 1), wait_until="commit",
+                      timeout=TIMEOUT_MS)
+            page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
+            page.wait_for_timeout(300)
+            table.append(page.evaluate(READ_PROBE, True))
+            t0 = time.perf_counter()
+            clicks.append(play_kiriai_to_the_end(page))
+            game_ms.append((time.perf_counter() - t0) * 1000)
+            game.append(page.evaluate(READ_PROBE, False))
+        except (PlaywrightError, RuntimeError) as e:
+            problems.append(f"table/game: {failure(e)}")
+        ctx.close()
+
+    print(f"\nLongest main-thread task in Chromium ({runs} runs, worst; Long Tasks API: "
+          "'<50' = none of 50 ms or more) and longest gap of a 0 ms timer chain")
+    print(f"{'phase':<42} {'task ms':>8} {'gap ms':>8}")
+    rows = [
+        (f"lobby boot (Python ready {_median(lobby_python)} ms)", lobby),
+        ("table boot (vs bot)", table),
+        (f"whole game vs bot ({_median(game_ms)} ms, "
+         f"{statistics.median(clicks) if clicks else '-'} clicks)", game),
+    ]
+    for label, probes in rows:
+        longest, gap = _worst(probes)
+        print(f"{label:<42} {longest:>8} {gap:>8}")
+    for problem in problems:
+        print(f"  problem: {problem}")
+
+
+def run(dist: Path, budget: float, runs: int, start_server_thread: Callable,
+        flags: list[str], pages_only: bool = False) -> int:
+    for p in (str(ROOT / "web"), str(ROOT)):
+        if p not in sys.path:
+            sys.path.insert(0, p)
+    if not pages_only:
+        bench_playouts(budget)
+    bench_pages(dist, runs, start_server_thread, flags)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    import build
+
+    ap = argparse.ArgumentParser(prog="bench.py", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dist", type=Path, default=build.DIST, help="a built dist/ to serve")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--budget", type=float, default=2.0, help="seconds of playouts per game")
+    ap.add_argument("--pages", action="store_true", help="page timings only")
+    args = ap.parse_args(argv)
+    return run(args.dist, args.budget, args.runs, build.start_server_thread,
+               build.CHROMIUM_FLAGS, pages_only=args.pages)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,241 @@
+// Main-thread glue of the Python worker: the page's only link to Python.
+//
+// Python (the engines and the table, pgui) runs in a PyScript worker (worker.py), so the
+// main thread never waits for it. This file only draws what the worker renders:
+//
+// - it waits for the worker (script.xworker.ready; py:ready does not fire for workers
+//   without cross-origin isolation) and shows staged load progress meanwhile;
+// - it opens the table: play.html its own query at once, the lobby the query of Play
+//   (window.pygamesWait in boot.js) as soon as the worker is ready, in place;
+// - it puts the worker's HTML into #app, sends each [data-cmd] click back, keeps focus
+//   where the player was and the log at its newest line, and paces reveal playback;
+// - it hands the worker what only a page has: the saved language (localStorage) and the
+//   browser's language.
+//
+// Every worker call returns JSON: {html, animating, over, lang, title, delay}, or
+// {error, lang} for a bad table link (pgui/session_glue.py).
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  var STORE = "pygames.lang";
+  // Staged progress: [first value, ceiling the bar creeps towards while in this stage].
+  var STAGES = { page: [4, 14], runtime: [15, 84], games: [85, 96], ready: [100, 100] };
+  var stage = "";
+  var creep = null;
+  var worker = null;
+  var queue = Promise.resolve();
+  var busy = 0;
+  var heldCmd = "";  // data-cmd focused when the table went inert
+  var timer = null;
+  var app = null;
+
+  function el(id) { return document.getElementById(id); }
+
+  function savedLang() {
+    try { return localStorage.getItem(STORE) || ""; } catch (e) { return ""; }
+  }
+
+  // ---------------------------------------------------------------- load progress
+
+  function setStage(name) {
+    if (stage === "ready" || stage === "failed") return;
+    stage = name;
+    if (performance.mark) performance.mark("pygames:" + name);  // for the benchmark
+    root.dataset.python = name === "ready" ? "ready" : "loading";
+    root.dataset.pythonStage = name;
+    var bar = el("load-progress");
+    var range = STAGES[name];
+    if (bar && range) bar.value = Math.max(Number(bar.value) || 0, range[0]);
+    document.querySelectorAll("[data-stage]").forEach(function (s) {
+      s.hidden = s.getAttribute("data-stage") !== name;
+    });
+    if (!creep && name !== "ready") creep = setInterval(creepBar, 100);
+    if (name === "ready" && creep) { clearInterval(creep); creep = null; }
+  }
+
+  // Between two stages the bar keeps moving, slower and slower, never past the stage.
+  function creepBar() {
+    var bar = el("load-progress");
+    var range = STAGES[stage];
+    if (!bar || !range) return;
+    var value = Number(bar.value) || 0;
+    bar.value = value + (range[1] - value) * 0.04;
+  }
+
+  function failed(message) {
+    if (creep) { clearInterval(creep); creep = null; }
+    stage = "failed";
+    root.dataset.python = "failed";
+    if (window.pygamesFail) window.pygamesFail(message);
+  }
+
+  // ---------------------------------------------------------------- the worker
+
+  function start() {
+    var script = document.querySelector('script[type="py"][worker]');
+    if (!script) return;
+    setStage("page");
+    (function find() {  // PyScript defines script.xworker once it has read the page
+      if (!script.xworker) { setTimeout(find, 15); return; }
+      var xw = script.xworker;
+      setStage("runtime");
+      xw.addEventListener("message", function (e) {
+        if (e.data === "pygames:python") setStage("games");
+      });
+      xw.addEventListener("error", function (e) {  // the worker script itself failed
+        failed((e && e.message) || "the Python worker failed to start");
+      });
+      xw.ready.then(function () {
+        worker = xw;
+        setStage("ready");
+        whenReady();
+      }, function (err) {
+        failed(String((err && (err.message || err)) || "the Python worker failed to start"));
+      });
+    })();
+  }
+
+  // Worker calls run one after the other, in click order.
+  function call(name, args) {
+    var job = queue.then(function () {
+      return worker.sync[name].apply(null, args);
+    }).then(JSON.parse);
+    queue = job.catch(function () {});
+    return job;
+  }
+
+  // While a click is on its way to Python the table on screen is stale: it is inert (no
+  // pointer, key or focus reaches it, and nothing on it looks clickable to a script) and
+  // #app[data-animating] says "true" (not settled) until the new table is drawn. Focus
+  // then comes back where the player was.
+  function command(name, args) {
+    if (busy === 0) {
+      var focused = document.activeElement;
+      heldCmd = (focused && app.contains(focused) && focused.getAttribute("data-cmd")) || "";
+    }
+    busy += 1;
+    app.inert = true;
+    app.dataset.busy = "true";
+    app.dataset.animating = "true";  // not settled: wait for the table Python sends back
+    return call(name, args).then(function (r) {
+      release();
+      return r;
+    }, function (err) {
+      release();
+      throw err;
+    });
+  }
+
+  function release() {
+    busy -= 1;
+    if (busy > 0) return;
+    app.inert = false;
+    app.dataset.busy = "false";
+  }
+
+  // ---------------------------------------------------------------- the table
+
+  function render(r) {
+    var focused = document.activeElement;
+    var focusCmd = (focused && focused.getAttribute && focused.getAttribute("data-cmd")) || "";
+    if (heldCmd && !(focused && app.contains(focused))) focusCmd = heldCmd;  // was inert
+    if (busy === 0) heldCmd = "";
+    app.innerHTML = r.html;
+    app.dataset.animating = r.animating || busy > 0 ? "true" : "false";
+    app.dataset.over = r.over ? "true" : "false";
+    root.lang = r.lang;
+    document.title = r.title + " — pygames";
+    var log = app.querySelector(".log-lines");
+    if (log) log.scrollTop = log.scrollHeight;  // keep the newest line in view
+    var target = app.querySelector(".overlay [autofocus]");
+    if (!target && focusCmd) {
+      var all = app.querySelectorAll("[data-cmd]");
+      for (var i = 0; i < all.length; i++) {
+        if (all[i].getAttribute("data-cmd") === focusCmd && !all[i].disabled) {
+          target = all[i];
+          break;
+        }
+      }
+      if (!target) {
+        target = app.querySelector(
+          ".controls button:not([disabled]), .hand button:not([disabled])");
+      }
+    }
+    if (target) target.focus();
+  }
+
+  function schedule(r) {
+    if (timer !== null) { clearTimeout(timer); timer = null; }
+    if (r.animating) timer = setTimeout(tick, r.delay);
+  }
+
+  function show(r) {
+    render(r);
+    schedule(r);
+  }
+
+  function report(err) {
+    console.error("pygames: the Python worker failed:", err);
+  }
+
+  function tick() {
+    timer = null;
+    call("advance", []).then(show, report);
+  }
+
+  function onClick(e) {
+    var target = e.target.closest("[data-cmd]");
+    if (!target || target.disabled || !worker || root.dataset.table !== "open") return;
+    var cmd = target.getAttribute("data-cmd");
+    if (timer !== null) { clearTimeout(timer); timer = null; }
+    command("command", [cmd]).then(function (r) {
+      if (cmd.indexOf("lang:") === 0) {
+        try { localStorage.setItem(STORE, r.lang); } catch (err) { /* storage blocked */ }
+      }
+      show(r);
+    }, report);
+  }
+
+  // Start the table a query names and show it (a bad link gets the readable error).
+  function open(query) {
+    query = String(query || "").replace(/^\?/, "");
+    command("open_table", [query, savedLang(), navigator.language || "en"]).then(function (r) {
+      if (r.error) {
+        root.lang = r.lang;
+        window.pygamesFail(r.error);
+        return;
+      }
+      var lobby = el("lobby");
+      if (lobby) {  // opened in place from the lobby: the address becomes the table's own
+        lobby.hidden = true;
+        history.pushState(null, "", "./play.html?" + query);
+      }
+      el("loading").hidden = true;
+      app.hidden = false;
+      root.dataset.table = "open";
+      show(r);
+      root.dataset.ready = "true";
+    }, function (err) {
+      failed(String((err && (err.message || err)) || "the table could not start"));
+    });
+  }
+
+  function whenReady() {
+    if (el("lobby")) {
+      window.pygamesOpen = open;
+      if (window.pygamesPending) open(window.pygamesPending);  // Play came first
+    } else {
+      open(location.search);
+    }
+  }
+
+  function init() {
+    app = el("app");
+    if (!app) return;
+    app.addEventListener("click", onClick);
+    start();
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

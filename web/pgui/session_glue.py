@@ -1,0 +1,137 @@
+"""What the Python worker does for the page, as plain Python (tested in CPython).
+
+The page's main thread only draws (``glue.js``); Python runs in a PyScript worker
+(``worker.py``), which cannot see the page. So every call here takes plain values in and
+gives a small JSON-able result back:
+
+* :meth:`Session.open` turns a table query (``game=<id>&mode=bot...``, the page's own
+  ``location.search`` or the lobby's form) into a :class:`pgui.table.Table`, with the
+  language the page knows (saved choice, browser language), since a worker has no
+  ``localStorage``;
+* :meth:`Session.command` takes the ``data-cmd`` of a click, :meth:`Session.advance`
+  the next reveal step when the page's timer says so.
+
+Each returns :meth:`Session.result`: ``{html, animating, over, lang, title, delay}``, or
+``{error, lang}`` for a table link that names no such game, mode or option.
+
+>>> s = Session()
+>>> r = s.open("mode=hotseat&seed=3&lang=ja", saved_lang=None, nav_lang="en")
+>>> r["lang"], r["animating"], r["over"]
+('ja', False, False)
+>>> "error" in s.open("game=chess", saved_lang="en", nav_lang="en")
+True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+from urllib.parse import parse_qsl
+
+import pygames
+
+from .i18n import pick_lang, t
+from .table import Table
+
+DEFAULT_SPEED = 900
+
+
+def parse_query(query: str) -> dict[str, str]:
+    """The query's parameters, first value of each (like ``URLSearchParams.get``).
+
+    >>> parse_query("?game=g1&mode=bot&mode=hotseat&lang=")
+    {'game': 'g1', 'mode': 'bot', 'lang': ''}
+    """
+    params: dict[str, str] = {}
+    for name, value in parse_qsl(query.lstrip("?"), keep_blank_values=True):
+        params.setdefault(name, value)
+    return params
+
+
+def query_lang(params: dict[str, str], saved_lang: str | None, nav_lang: str | None) -> str:
+    """The query's language, else the saved choice, else the browser's.
+
+    >>> query_lang({"lang": "ja"}, "en", "en-US"), query_lang({}, None, "ja-JP")
+    ('ja', 'ja')
+    """
+    return pick_lang(params.get("lang"), saved_lang, nav_lang or "en")
+
+
+def parse_options(game: pygames.Game, params: dict[str, str]) -> dict[str, Any]:
+    """Options from the query, matched against the game's allowed values (as text)."""
+    options = {}
+    for name, spec in game.option_schema.items():
+        if name not in params:
+            continue
+        raw = params[name]
+        matches = [v for v in spec.get("values", []) if str(v) == raw]
+        if not matches:
+            raise ValueError(f"option {name!r} cannot be {raw!r}")
+        options[name] = matches[0]
+    return options
+
+
+def _number(text: str | None) -> int | None:
+    return int(text) if text and text.isdigit() else None
+
+
+def make_table(query: str, *, saved_lang: str | None = None, nav_lang: str | None = None,
+               seed: int | None = None) -> Table:
+    """The table a query names. Raises ``ValueError``/``KeyError`` for a bad link.
+
+    ``seed`` is the deal when the query names none (random if None).
+    """
+    params = parse_query(query)
+    lang = query_lang(params, saved_lang, nav_lang)
+    game = pygames.get_game(params.get("game") or pygames.game_ids()[0])
+    deal = _number(params.get("seed"))
+    if deal is None:
+        deal = seed if seed is not None else random.randrange(2**31)
+    speed = _number(params.get("speed"))
+    return Table(game.id, mode=params.get("mode") or "bot", seed=deal,
+                 options=parse_options(game, params), lang=lang,
+                 speed=DEFAULT_SPEED if speed is None else speed)
+
+
+class Session:
+    """The one table of a page, driven through plain values."""
+
+    def __init__(self) -> None:
+        self.table: Table | None = None
+
+    def open(self, query: str, *, saved_lang: str | None = None,
+             nav_lang: str | None = None, seed: int | None = None) -> dict[str, Any]:
+        """Start the table a query names; a bad link gets a readable, translated error."""
+        try:
+            self.table = make_table(query, saved_lang=saved_lang, nav_lang=nav_lang, seed=seed)
+        except (ValueError, KeyError) as exc:
+            lang = query_lang(parse_query(query), saved_lang, nav_lang)
+            detail = str(exc).strip("'\"")  # KeyError quotes its message
+            return {"error": f"{t('bad_link', lang)}\n({detail})", "lang": lang}
+        return self.result()
+
+    def command(self, cmd: str) -> dict[str, Any]:
+        """A click on ``[data-cmd=cmd]``."""
+        self._table().command(cmd)
+        return self.result()
+
+    def advance(self) -> dict[str, Any]:
+        """The next step of a reveal (the page's timer waited ``delay`` ms)."""
+        self._table().advance()
+        return self.result()
+
+    def result(self) -> dict[str, Any]:
+        table = self._table()
+        return {
+            "html": table.html(),
+            "animating": bool(table.animating),
+            "over": bool(table.over),
+            "lang": table.lang,
+            "title": table.title(),
+            "delay": int(table.delay()) if table.animating else 0,
+        }
+
+    def _table(self) -> Table:
+        if self.table is None:
+            raise RuntimeError("no table is open")
+        return self.table
