@@ -2,8 +2,9 @@
 
 It is plain HTML and CSS (usable before Python has booted), in both languages at once:
 CSS shows the spans matching ``<html lang>``, which ``boot.js`` sets from the URL, the
-saved choice or the browser's language. While the player reads it, Python boots in the
-background; Play then opens the table in this same page, without a second boot.
+saved choice or the browser's language. While the player reads it, Python starts in a
+worker in the background (``glue.js``; the page never waits for it); Play then opens the
+table in this same page, without a second start.
 """
 
 from __future__ import annotations
@@ -85,8 +86,9 @@ LOBBY_SCRIPT = """
   document.getElementById("lang-toggle").addEventListener("click", function () {
     apply(root.lang === "ja" ? "en" : "ja");
   });
-  // Play opens the table in this page, where Python has been booting all along; the
-  // URL becomes the table's own (play.html?...), so reload and bookmarks still work.
+  // Play opens the table in this page, where Python has been starting all along (in a
+  // worker: glue.js); the URL becomes the table's own (play.html?...), so reload and
+  // bookmarks still work.
   document.querySelectorAll("form.start").forEach(function (form) {
     form.addEventListener("submit", function (e) {
       if (!window.pygamesWait) return;  // boot glue missing: plain navigation
