@@ -438,6 +438,7 @@ class Host:
         #: Guest seats: ``{seat: {"token", "conn", "peer", "in", "out"}}``.
         self.seats: dict[int, dict[str, Any]] = {}
         self._peers: dict[str, int] = {}
+        self._moved: set[str] = set()  # connections whose seat another one took over
         self.match = 0
         self._new_match(secret)
 
@@ -558,9 +559,11 @@ class Host:
             if msg["type"] == "join":
                 return self._on_join(peer, msg)
             seat = self._peers.get(peer)
+            if seat is None and peer in self._moved:
+                raise BadMessage("seat_taken", "another connection has taken your seat over "
+                                 "(the same player in another tab?)")
             if seat is None:
-                raise BadMessage("not_joined", "this connection holds no seat: join first "
-                                 "(if you had one, another connection took it over)")
+                raise BadMessage("not_joined", "this connection holds no seat: join first")
             info = self.seats[seat]
             if msg["seq"] <= info["in"]:
                 raise BadMessage("replayed", f"message {msg['seq']} is old: the last one "
@@ -595,7 +598,9 @@ class Host:
         if not duplicate or msg["seq"] > info["in"]:
             info["in"] = msg["seq"]
         if info["peer"] != peer:
-            self._peers.pop(info["peer"], None)
+            if self._peers.pop(info["peer"], None) is not None:
+                self._moved.add(info["peer"])
+            self._moved.discard(peer)
             self._peers[peer] = seat
             info["peer"] = peer
         info["conn"] = msg["conn"]
@@ -657,21 +662,20 @@ class Host:
         movers = self._check_turn(seat, msg["ply"])
         if len(movers) < 2:
             raise BadMessage("wrong_step", "only you choose now: send act, no commitment")
-        step = self._open_step()
-        held = step["commits"].get(seat)
+        held = self._held_step()["commits"].get(seat)
         if held is not None:
             if held != msg["hash"]:
                 raise BadMessage("already_committed", "you have already committed to a "
                                  "choice for this ply")
             return self._send(seat, self._commits_msg())
-        step["commits"][seat] = msg["hash"]
+        self._open_step()["commits"][seat] = msg["hash"]
         return self._commits_all()
 
     def _on_reveal(self, seat: int, msg: dict[str, Any]) -> list[Send]:
         movers = self._check_turn(seat, msg["ply"])
         if len(movers) < 2:
             raise BadMessage("wrong_step", "only you choose now: send act")
-        step = self._open_step()
+        step = self._held_step()
         held = step["commits"].get(seat)
         if held is None:
             raise BadMessage("no_commitment", "commit to your choice before revealing it")
@@ -696,6 +700,12 @@ class Host:
         return self._maybe_resolve() or self._commits_all()
 
     # -- the game moving on -----------------------------------------------------------------
+    def _held_step(self) -> dict[str, Any]:
+        """The open step as it stands (an empty one if nothing is in yet; not kept)."""
+        if self.step is not None and self.step["ply"] == self.ply:
+            return self.step
+        return {"ply": self.ply, "movers": self.to_move, "commits": {}, "reveals": {}}
+
     def _open_step(self) -> dict[str, Any]:
         assert self.state is not None
         if self.step is None or self.step["ply"] != self.ply:
@@ -984,7 +994,7 @@ class Guest:
     def poll(self) -> list[Send]:
         """Call when nothing has come for a while, or after reconnecting: asks the host
         for whatever may have been lost (nothing once the game is over and checked)."""
-        if self.seat is None:
+        if self.seat is None or self._awaiting_welcome:
             return self.join()
         if self.over and self.verdict is not None:
             return []
@@ -1025,6 +1035,8 @@ class Guest:
             return []
         if kind == "error" and seq == 0:
             self.last_error = (msg["code"], msg["message"])
+            if msg["code"] == "not_joined" and self.seat is not None:
+                return self.join()  # the host forgot this connection (it reloaded)
             return []
         if self.seat is None:
             return []
