@@ -95,7 +95,9 @@ Host → guest:
              hex} of every guest seat), ``record`` (:meth:`State.record`), ``nonces``
              ({ply: {seat: nonce}} of every simultaneous step).
 ``error``    ``code``, ``message`` (plain English), ``re`` (the ``seq`` refused, or null).
-             Sent with ``seq`` 0 to a connection that holds no seat.
+             Sent with ``seq`` 0 to a connection that holds no seat: ``not_joined`` (a
+             guest that had a seat joins again by itself: the host reloaded) or
+             ``seat_taken`` (another connection took the seat over: it stays away).
 ===========  ============================================================================
 
 ``hash`` is sha256 of the canonical JSON of the seat's *picture* at that ply: ``{"ply",

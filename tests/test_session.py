@@ -583,3 +583,130 @@ def test_local_choices_out_of_turn_raise():
     assert host.legal == [] and host.chosen is not None
     table.flush()
     assert host.ply == 2 and guest.ply == 2 and guest.chosen is None
+
+
+# -- a star of three seats (a toy game: no registered game has three players yet) --------
+class BidGame(pygames.Game):
+    """Three players bid 0–3 at once; the highest (lowest seat on ties) then scores 1 or 2."""
+
+    id = "bid3"
+    names = {"en": "Bid", "ja": "ビッド"}
+    min_players = max_players = 3
+
+    def new_game(self, *, seed, players=3, options=None):
+        self.check_players(players)
+        return BidState(self, seed, players, self.resolve_options(options))
+
+
+class BidState(pygames.State):
+    def __init__(self, game, seed, players, options):
+        super().__init__(game, seed, players, options)
+        self.bids, self.chooser, self.scores, self.round = [None] * 3, None, [0] * 3, 1
+
+    def to_move(self):
+        if self.round > 3:
+            return []
+        if self.chooser is not None:
+            return [self.chooser]
+        return [p for p in range(3) if self.bids[p] is None]
+
+    def legal_actions(self, player):
+        if player not in self.to_move():
+            return []
+        return ["1", "2"] if self.chooser is not None else ["0", "1", "2", "3"]
+
+    def _apply(self, player, action):
+        if self.chooser is not None:
+            self.scores[player] += int(action)
+            self.log.append({"t": "score", "p": player, "n": int(action)})
+            self.chooser, self.bids, self.round = None, [None] * 3, self.round + 1
+            return
+        self.bids[player] = int(action)
+        if None not in self.bids:
+            self.chooser = max(range(3), key=lambda p: (self.bids[p], -p))
+            self.log.append({"t": "bids", "bids": list(self.bids)})
+
+    def is_over(self):
+        return self.round > 3
+
+    def outcome(self):
+        if not self.is_over():
+            return None
+        best = max(self.scores)
+        return {"winners": [p for p in range(3) if self.scores[p] == best],
+                "ranks": [1 + sum(s > x for s in self.scores) for x in self.scores],
+                "scores": list(self.scores), "reason": "rounds"}
+
+    def view(self, player):
+        return {"round": self.round, "scores": list(self.scores), "chooser": self.chooser,
+                "mine": None if player is None else self.bids[player],
+                "ready": [b is not None for b in self.bids]}
+
+
+def test_a_star_of_three_seats(monkeypatch):
+    monkeypatch.setitem(pygames._GAMES, "bid3", BidGame())  # for get_game() only
+    rng = random.Random(3)
+    host = Host("bid3", players=3, seat=1, random_bytes=rng.randbytes)
+    guests = {"p0": Guest(random_bytes=rng.randbytes), "p2": Guest(random_bytes=rng.randbytes)}
+    bots = [RandomBot(s) for s in range(3)]
+    flight = []
+
+    def post(frm, sends):
+        flight.extend((frm, s.to, s.text) for s in sends)
+
+    def flush():
+        while flight:
+            frm, to, text = flight.pop(0)
+            if to == HOST:
+                post(HOST, host.receive(frm, text))
+            else:
+                msg = json.loads(text)
+                assert msg["type"] != "error", msg
+                if "view" in msg:  # each guest sees only its own seat
+                    seat = msg.get("seat", guests[to].seat)
+                    assert msg["view"] == plain(host.state.view(seat))
+                post(to, guests[to].receive(text))
+
+    for peer, guest in guests.items():
+        post(peer, guest.join())
+        flush()
+        assert not host.started or peer == "p2"
+    assert host.started and sorted(g.seat for g in guests.values()) == [0, 2]
+    while not host.over:
+        if host.legal:
+            post(HOST, host.act(bots[1].choose(host.view, host.legal)))
+        for peer, guest in guests.items():
+            if guest.legal:
+                post(peer, guest.act(bots[guest.seat].choose(guest.view, guest.legal)))
+        flush()
+    assert len(host.steps) == 3 and all(s["movers"] == [0, 1, 2] for s in host.steps.values())
+    for guest in guests.values():
+        assert guest.verdict == (True, []) and guest.outcome == plain(host.outcome)
+    # A fourth joiner finds no seat.
+    sends = host.receive("p3", Guest().join()[0].text)
+    assert unpack(sends[0].text)["code"] == "seat_taken"
+
+
+# -- nothing makes either side raise --------------------------------------------------------
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_mangled_and_misplaced_messages_never_raise(game_id):
+    rng = random.Random(9)
+    table = Table(game_id, 9, bad=False)
+    table.play(until=lambda: table.host.ply >= 2)
+    to_host = [table.guest.poll()[0].text, raw(table, "act", ply=1, action="x"),
+               raw(table, "reveal", ply=2, action="1", nonce="0" * 32)]
+    to_guest = table.to_guest[-12:]
+    for _ in range(1500):
+        text = mangle(rng, rng.choice(to_host))
+        for _to, reply in table.host.receive(rng.choice([table.peer, "x"]), text):
+            assert unpack(reply, 1 << 20)["type"] in ("error", "state")  # " " appended: fine
+        msg = json.loads(rng.choice(to_guest))
+        key = rng.choice(sorted(msg))
+        msg[key] = rng.choice([None, 1, "x", [], {}, -1, True, {"a": [1]}])
+        for text in (mangle(rng, rng.choice(to_guest)), pack(msg)):
+            table.guest.receive(text)
+    assert "internal" not in table.codes
+    table.flight.clear()
+    table.play()
+    table.check_same_end()
+    assert table.guest.verdict.ok, table.guest.verdict.problems
