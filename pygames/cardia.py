@@ -311,13 +311,8 @@ class CardiaGame(Game):
         },
     }
 
-    def new_game(self, *, seed: int, players: int = 2,
-                 options: dict[str, Any] | None = None) -> CardiaState:
-        self.check_players(players)
-        opts = self.resolve_options(options)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ValueError(f"seed must be an integer, not {seed!r}")
-        return CardiaState(self, seed, players, opts)
+    def _new_state(self, seed: int, players: int, options: dict[str, Any]) -> CardiaState:
+        return CardiaState(self, seed, players, options)
 
 
 class CardiaState(State):

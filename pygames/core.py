@@ -150,10 +150,18 @@ class Game(ABC):
                 want = f"{self.min_players}–{self.max_players}"
             raise ValueError(f"{self.names['en']} is for {want} players, not {players!r}")
 
-    @abstractmethod
     def new_game(self, *, seed: int, players: int = 2,
                  options: dict[str, Any] | None = None) -> State:
-        """Start a game. Bad options or player count raise ``ValueError``."""
+        """Start a game. Bad options, seed or player count raise ``ValueError``."""
+        self.check_players(players)
+        opts = self.resolve_options(options)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise ValueError(f"seed must be an integer, not {seed!r}")
+        return self._new_state(seed, players, opts)
+
+    @abstractmethod
+    def _new_state(self, seed: int, players: int, options: dict[str, Any]) -> State:
+        """Make the first state from checked arguments."""
 
     def from_record(self, record: dict[str, Any]) -> State:
         """Rebuild a state by replaying a record made by :meth:`State.record`.

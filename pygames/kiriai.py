@@ -112,13 +112,8 @@ class KiriaiGame(Game):
         },
     }
 
-    def new_game(self, *, seed: int, players: int = 2,
-                 options: dict[str, Any] | None = None) -> KiriaiState:
-        self.check_players(players)
-        opts = self.resolve_options(options)
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise ValueError(f"seed must be an integer, not {seed!r}")
-        return KiriaiState(self, seed, players, opts)
+    def _new_state(self, seed: int, players: int, options: dict[str, Any]) -> KiriaiState:
+        return KiriaiState(self, seed, players, options)
 
 
 class KiriaiState(State):

@@ -594,8 +594,10 @@ class BidGame(pygames.Game):
     min_players = max_players = 3
 
     def new_game(self, *, seed, players=3, options=None):
-        self.check_players(players)
-        return BidState(self, seed, players, self.resolve_options(options))
+        return super().new_game(seed=seed, players=players, options=options)
+
+    def _new_state(self, seed, players, options):
+        return BidState(self, seed, players, options)
 
 
 class BidState(pygames.State):
