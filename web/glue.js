@@ -83,7 +83,7 @@
         if (e.data === "pygames:python") setStage("games");
       });
       xw.addEventListener("error", function (e) {  // the worker script itself failed
-        failed((e && e.message) || "the Python worker failed to start");
+        if (stage !== "ready") failed((e && e.message) || "the Python worker failed to start");
       });
       xw.ready.then(function () {
         worker = xw;
