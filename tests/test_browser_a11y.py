@@ -39,18 +39,21 @@ def axe_problems(page: Page) -> list[str]:
 
 
 def click_some(page: Page, rng: random.Random, clicks: int) -> None:
-    """Play by clicking random enabled buttons on the table (confirming often)."""
+    """Play by clicking enabled buttons on the settled table, the way a player would."""
+    settled = page.locator('#app[data-animating="false"]')
     for _ in range(clicks):
+        settled.wait_for()  # not mid-playback, and no click on its way to Python
         if page.locator('#app[data-over="true"]').count():
             return
         buttons = page.locator("#app button[data-cmd]:not([disabled])")
         cmds = [c for c in buttons.evaluate_all("els => els.map(e => e.dataset.cmd)")
                 if not c.startswith(NOT_PLAY)]
         if not cmds:
-            page.wait_for_timeout(50)
             continue
-        cmd = "confirm" if "confirm" in cmds and rng.random() < 0.7 else rng.choice(cmds)
-        try:  # the table may re-render under the pointer (playback): then look again
+        # Like a player: confirm what is picked, take the device when asked, else pick.
+        urgent = [c for c in ("confirm", "handover-ok") if c in cmds]
+        cmd = urgent[0] if urgent else rng.choice(cmds)
+        try:  # the table may still re-render under the pointer: then look again
             page.locator(f'#app button[data-cmd="{cmd}"]:not([disabled])').first.click(
                 timeout=2_000)
         except PlaywrightTimeoutError:

@@ -43,9 +43,10 @@ def snapshot(page: Page) -> dict:
     }""")
 
 
-def click_cmd(page: Page, cmd: str) -> bool:
+def click_cmd(page: Page, cmd: str, timeout: int = 3_000) -> bool:
     try:
-        page.locator(f'#app button[data-cmd="{cmd}"]:not([disabled])').first.click(timeout=3_000)
+        page.locator(f'#app button[data-cmd="{cmd}"]:not([disabled])').first.click(
+            timeout=timeout)
         return True
     except PlaywrightTimeoutError:  # re-rendered under the pointer (playback): look again
         return False
@@ -60,8 +61,11 @@ def test_whole_match_vs_bot_in_japanese_answering_ability_prompts(page: Page):
         now = snapshot(page)
         if now["over"] and not now["animating"]:
             break
-        if now["animating"]:
-            click_cmd(page, "skip")
+        if now["animating"]:  # a playback (Skip it) or a click on its way to Python
+            if "skip" in now["cmds"]:
+                click_cmd(page, "skip", timeout=500)
+            else:
+                page.wait_for_timeout(20)
             continue
         picks = [c for c in now["cmds"] if c.startswith("pick:")]
         acts = [c for c in now["cmds"] if c.startswith("act:")]

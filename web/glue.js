@@ -158,7 +158,8 @@
       }
       if (!target) {
         target = app.querySelector(
-          ".controls button:not([disabled]), .hand button:not([disabled])");
+          ".controls button:not([disabled]), .hand button:not([disabled])") ||
+          app.querySelector(".main button[data-cmd]:not([disabled])");  // any game's table
       }
     }
     if (target) target.focus();
