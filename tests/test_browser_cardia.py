@@ -119,3 +119,57 @@ def test_hotseat_hides_the_first_players_card_behind_the_handover(page: Page):
     page.click('[data-cmd="handover-ok"]')
     expect(page.locator(".prompt")).to_contain_text("Player 2")
     assert page.locator(".enc.placing .ccard.back").count() == 1
+
+
+def test_keyboard_only_encounters_with_ability_prompts(page: Page):
+    """Tab and Enter alone place cards and answer ability prompts for several encounters."""
+    page.goto("/play.html?game=cardia&mode=bot&seed=4&lang=en&deck=II&speed=0")
+    page.wait_for_selector(READY)
+    settled = page.locator('#app[data-animating="false"]')
+
+    def tab_to(predicate_js: str, limit: int = 80) -> None:
+        for _ in range(limit):
+            page.keyboard.press("Tab")
+            js = f"(() => {{ const el = document.activeElement; return {predicate_js}; }})()"
+            if page.evaluate(js):
+                return
+        raise AssertionError(f"Tab never reached: {predicate_js}")
+
+    placed = 0
+    for _ in range(40):
+        settled.wait_for()
+        if placed >= 4 or page.locator('#app[data-over="true"]').count():
+            break
+        cmds = snapshot(page)["cmds"]
+        if any(c.startswith("pick:") for c in cmds):
+            tab_to("el && el.matches('.chand button[data-cmd^=\"pick:\"]')")
+            page.keyboard.press("Enter")
+            settled.wait_for()
+            tab_to("el && el.dataset.cmd === 'confirm' && !el.disabled")
+            page.keyboard.press("Enter")
+            placed += 1
+        elif any(c.startswith("act:") for c in cmds):
+            tab_to("el && (el.dataset.cmd || '').startsWith('act:')")
+            page.keyboard.press("Enter")
+    assert placed >= 4
+    expect(page.locator(".log-lines")).to_contain_text("Encounter 4:")
+
+
+def test_phone_size_screen_has_no_sideways_scroll(new_context):
+    ctx = new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    page.goto("/play.html?game=cardia&mode=bot&seed=2&deck=II&speed=0")
+    page.wait_for_selector(READY)
+    for _ in range(6):  # a row longer than the screen scrolls inside itself, not the page
+        page.locator(".chand button[data-cmd^='pick:']").first.tap()
+        page.locator('[data-cmd="confirm"]:not([disabled])').tap()
+        page.locator('#app[data-animating="false"]').wait_for()
+        while page.locator("#app button[data-cmd^='act:']").count():
+            page.locator("#app button[data-cmd^='act:']").first.tap()
+            page.locator('#app[data-animating="false"]').wait_for()
+    assert page.locator(".erow .enc").count() >= 6
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, f"the Cardia table is {width}px wide on a 375px screen"
+    row = page.locator(".encounters")
+    assert row.evaluate("el => el.scrollWidth > el.clientWidth")  # it does scroll sideways
+    ctx.close()
