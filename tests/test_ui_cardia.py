@@ -152,6 +152,8 @@ def test_playback_keeps_the_old_row_and_turns_up_the_revealed_encounter():
     assert 'data-cmd="skip"' in html and "Encounter 1:" in html
     assert re.search(rf'data-n="1".*?data-value="{card}"', html, re.S)
     assert "pick:" not in html  # nothing to click during the playback but Skip
+    hand = re.search(r'<section class="chand".*?</section>', html, re.S).group(0)
+    assert f'data-value="{card}"' not in hand, "the placed card is still shown in the hand"
     table.skip()
     assert not table.animating and "pick:" in table.html()
 

@@ -974,7 +974,12 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
     elif acting:
         parts.append(_buttons(view, legal, sel, lang))
     if me is not None and view["phase"] != "over":
-        parts.append(_hand(panels if animating else view, legal, sel, lang, acting))
+        hand_view = view
+        if animating and before is not None:  # the hand from before, less what was placed
+            gone = {e["card"] for e in events[since or 0:shown]
+                    if e["t"] == "place" and e.get("p") == me and "card" in e}
+            hand_view = dict(before, hand=[v for v in before["hand"] if v not in gone])
+        parts.append(_hand(hand_view, legal, sel, lang, acting))
     parts.append(_panel(panels, bottom, lang, seats[bottom] if bottom < len(seats) else ""))
     kind = (view.get("choice") or {}).get("kind", "")
     return (f'<div class="cardia" data-phase="{view["phase"]}" data-round="{panels["round"]}" '
