@@ -10,12 +10,14 @@ table inside another site's iframe (no cross-origin isolation needed).
 from __future__ import annotations
 
 import json
+import random
 import re
 
 import pytest
 from conftest import ROOT, build_module
 from pgui.session_glue import Session, make_table, parse_options, parse_query, query_lang
 from playwright.sync_api import Page, expect
+from test_browser_a11y import click_some
 from test_browser_kiriai import READY, open_lobby, play_to_the_end, start_from_lobby
 
 import pygames
@@ -126,11 +128,12 @@ def test_no_long_task_from_the_lobby_through_a_whole_game(page: Page, page_error
     assert not [e for e in page_errors if "Error" in e], page_errors
 
 
-def test_no_long_task_from_a_table_link_through_a_whole_game(page: Page, page_errors):
+@pytest.mark.parametrize("gid", pygames.game_ids())
+def test_no_long_task_from_a_table_link_through_a_whole_game(page: Page, page_errors, gid):
     page.add_init_script(LONG_TASKS)
-    page.goto("/play.html?game=kiriai&mode=bot&seed=11&speed=20&lang=en")
+    page.goto(f"/play.html?game={gid}&mode=bot&seed=11&speed=20&lang=en")
     page.wait_for_selector(READY)
-    play_to_the_end(page)
+    click_some(page, random.Random(11), 3_000)  # every game, played by clicking to the end
     expect(page.locator(".overlay.gameover")).to_be_visible()
     tasks = long_tasks(page)
     assert not [t for t in tasks if t > LIMIT_MS], f"main-thread tasks (ms): {tasks}"
