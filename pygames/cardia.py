@@ -318,17 +318,12 @@ class CardiaGame(Game):
 class CardiaState(State):
     """A Cardia match in progress. Every field is plain data (clone/compare friendly).
 
-    ``_seen`` (a slot, outside ``vars()``, so never compared or cloned) caches each
-    seat's redacted events: the log only grows, and events never change once logged.
-
     Cards in the row are dicts ``{"v", "mod", "on", "sig", "up", "lib", "eng", "bm"}``;
     an encounter is ``{"id", "cards": [card_a, card_b], "revealed", "evald", "win"}``
     (``win``: the seat that wins by §4.1 before Judge, None on a tie). Decks are lists
     whose last item is the top card. The rules engine is a stack of small tasks
     (``self.tasks``, plain dicts) run until a player must choose (``self.choice``).
     """
-
-    __slots__ = ("_seen",)
 
     def __init__(self, game: Game, seed: int, players: int, options: dict[str, Any]) -> None:
         super().__init__(game, seed, players, options)
@@ -413,35 +408,6 @@ class CardiaState(State):
             ranks[1 - w] = 2
         return {"winners": [] if w is None else [w], "ranks": ranks,
                 "scores": list(self.wins), "reason": "rounds"}
-
-    def events(self, player: int | None, start: int = 0) -> list[dict[str, Any]]:
-        """As :meth:`State.events` (same redaction), with a faster copy of plain data."""
-        if player is not None and not (isinstance(player, int) and 0 <= player < self.players):
-            raise ValueError(f"there is no player {player!r} in this game")
-        try:
-            seen = self._seen
-        except AttributeError:
-            seen = self._seen = {}
-        out = seen.get(player)
-        if out is None:
-            out = seen[player] = [[], b""]
-        events, packed = out
-        log = self.log
-        if len(events) < len(log):
-            for e in log[len(events):]:  # events never change once logged: redact once
-                if "_to" in e:
-                    hidden = () if player in e["_to"] else e["_hide"]
-                    events.append({k: v for k, v in e.items()
-                                   if k not in hidden and k != "_to" and k != "_hide"})
-                else:
-                    events.append(e)
-            packed = out[1] = b""
-        if start and len(events) - start < 32:
-            return marshal.loads(marshal.dumps(events[start:]))  # a deep copy, done in C
-        if not packed:
-            packed = out[1] = marshal.dumps(events)
-        copied = marshal.loads(packed)
-        return copied[start:] if start else copied
 
     def clone(self) -> CardiaState:
         """An independent copy (as :meth:`State.clone`, faster: every field is plain data)."""

@@ -19,6 +19,7 @@ Pyodide.
 from __future__ import annotations
 
 import copy
+import marshal
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
@@ -204,6 +205,10 @@ class State(ABC):
     that seat (see :func:`private_event`). Tables play events back and word them in the log.
     """
 
+    #: ``_redacted`` caches each seat's redacted events outside ``vars()``, so it is never
+    #: compared; the log only grows, so each event is redacted once per seat.
+    __slots__ = ("__dict__", "_redacted")
+
     game: Game
     seed: int
     players: int
@@ -276,7 +281,14 @@ class State(ABC):
         """
         if player is not None and not (isinstance(player, int) and 0 <= player < self.players):
             raise ValueError(f"there is no player {player!r} in this game")
-        return [redact_event(e, player) for e in self.log[start:]]
+        try:
+            cache = self._redacted
+        except AttributeError:
+            cache = self._redacted = {}
+        seen = cache.setdefault(player, [])
+        for event in self.log[len(seen):]:  # events never change once logged: redact once
+            seen.append(redact_event(event, player))
+        return marshal.loads(marshal.dumps(seen[start:]))  # a deep copy of plain data, in C
 
     def event_count(self) -> int:
         """How many events have happened (the same for every seat)."""
