@@ -106,7 +106,8 @@ def test_the_table_module_names_no_game():
 def test_every_game_has_a_complete_ui_module():
     for gid, ui in ui_modules().items():
         for name in ("STRINGS", "BLURB", "STEP_EVENTS", "new_selection", "handle",
-                     "render_table", "describe", "who", "result_reason", "rules_html"):
+                     "render_table", "describe", "who", "result_reason", "rules_html",
+                     "step_delay"):
             assert hasattr(ui, name), f"{gid}_ui lacks {name}"
         assert all(k.startswith(f"{gid}.") for k in ui.STRINGS), gid
         assert set(ui.STRINGS) <= set(STRINGS)

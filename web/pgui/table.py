@@ -21,7 +21,7 @@ which provides
 * ``describe(event, lang, view)``: one event in words for the log (``view`` is the
   viewer's, for what an event does not repeat, e.g. which deck is in play);
 * ``who(seat, lang)``, ``result_reason(outcome, lang)``, ``rules_html(lang)``;
-* optionally ``step_delay(event, speed)``: milliseconds to look at a step.
+* ``step_delay(event, speed)``: milliseconds to look at a step.
 
 >>> table = Table("kiriai", mode="bot", seed=1, lang="en", speed=0)
 >>> table.command("pick:C"); table.command("pick:B"); table.command("confirm")
@@ -180,8 +180,7 @@ class Table:
         if not self.animating:
             return 0
         event = self.state.events(self.viewer(), self.shown - 1)[0]  # the step on screen now
-        step_delay = getattr(self.ui, "step_delay", None)
-        return step_delay(event, self.speed) if step_delay else self.speed
+        return self.ui.step_delay(event, self.speed)
 
     # -- output --------------------------------------------------------------------------
     def seats(self) -> tuple[str, ...]:
