@@ -193,6 +193,7 @@ def _event_variants():
         {"t": "discard", "p": 0, "cards": [1], "from": "row", "why": "hired_blade", "e": 2},
         {"t": "draw", "p": 0, "n": 1, "why": "finish", "cards": [3]},
         {"t": "draw", "p": 1, "n": 2, "why": "revolutionary"},
+        {"t": "draw", "p": 1, "n": 0, "why": "serpent_temple"},
         {"t": "under", "p": 0, "card": 2},
         {"t": "under", "p": 1},
         {"t": "decline", "p": 1},
@@ -240,6 +241,8 @@ def test_every_event_kind_is_worded_in_both_languages():
     hidden = {"t": "place", "p": 1, "e": 1, "up": False, "mod": -5}
     assert describe(hidden, "en", view) == ("Player 2 places a card face down "
                                             "(encounter 1). Waiting modifiers: -5.")
+    empty = {"t": "draw", "p": 0, "n": 0, "why": "serpent_temple", "cards": []}
+    assert describe(empty, "en", view) == "Player 1 has no card left to draw."
     magistra = {"t": "ability", "p": 0, "ability": "inventor", "card": 15, "e": 3, "at": 14,
                 "via": "magistra"}
     assert describe(magistra, "en", view).startswith("Player 1's Magistra uses Inventor's")

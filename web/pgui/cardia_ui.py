@@ -201,6 +201,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "cardia.ev.discard_row": {"en": "{cards} leaves the row for {who}'s discard pile.",
                               "ja": "{cards}が場から{who}の捨て札へ。"},
     "cardia.ev.draw_seen": {"en": "{who} draws {cards}.", "ja": "{who}は{cards}を引いた。"},
+    "cardia.ev.draw_none": {"en": "{who} has no card left to draw.", "ja": "{who}は引けるカードがない。"},
     "cardia.ev.draw": {"en": "{who} draws {n} card(s).", "ja": "{who}は{n}枚引いた。"},
     "cardia.ev.under_seen": {"en": "{who} puts {card} under the deck.", "ja": "{who}は「{card}」を山札の下に置いた。"},
     "cardia.ev.under": {"en": "{who} puts a card under the deck.", "ja": "{who}はカードを1枚山札の下に置いた。"},
@@ -542,6 +543,8 @@ def describe(event: dict[str, Any], lang: str, view: dict[str, Any] | None = Non
         return t(f"cardia.ev.discard_{where if where in ('hand', 'deck', 'row') else 'hand'}",
                  lang, who=w, cards=_names(deck, cards, lang))
     if kind == "draw":
+        if not event.get("n"):
+            return t("cardia.ev.draw_none", lang, who=w)
         if event.get("cards"):
             return t("cardia.ev.draw_seen", lang, who=w, cards=_names(deck, event["cards"], lang))
         return t("cardia.ev.draw", lang, who=w, n=event["n"])
