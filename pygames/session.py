@@ -888,7 +888,7 @@ _GUEST_KEEP = ("token", "seat", "out_seq", "match", "game_id", "players", "optio
                "host_seat", "commitment", "value", "value_mine", "started", "ply", "to_move",
                "view", "_legal", "events", "_digest", "_hash", "over", "outcome", "step",
                "pending", "shown", "_seen_commits", "_step_commits", "sent", "history_from",
-               "verdict", "problems", "last_error")
+               "verdict", "problems", "last_error", "record")
 
 
 class Guest:
@@ -943,6 +943,7 @@ class Guest:
         self.history_from: int | None = None         # first ply of which I saw all
         self.verdict: Verdict | None = None
         self.problems: list[str] = []                # noticed during play
+        self.record: dict[str, Any] | None = None    # the host's, from ``end``
 
     # -- what the table draws ---------------------------------------------------------------
     @property
@@ -1191,6 +1192,7 @@ class Guest:
                 problems = [f"The host's end message could not be read ({exc!r})."]
             problems = self.problems + [p for p in problems if p not in self.problems]
             self.verdict = Verdict(not problems, problems)
+            self.record = msg.get("record") if isinstance(msg.get("record"), dict) else None
         return []
 
     # -- the end check ----------------------------------------------------------------------

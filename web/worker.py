@@ -21,10 +21,12 @@ from pgui.session_glue import Session  # noqa: E402 - after the progress message
 session = Session()
 
 
-def open_table(query, saved_lang=None, nav_lang=None):
-    """Start the table ``query`` names (``saved_lang``/``nav_lang``: what the page knows)."""
+def open_table(query, saved_lang=None, nav_lang=None, fragment="", stored="", page=""):
+    """Start the table ``query`` names (``saved_lang``/``nav_lang``: what the page knows;
+    link play also gets the address's ``fragment``, its ``stored`` session and ``page`` URL)."""
     return json.dumps(session.open(str(query), saved_lang=saved_lang or None,
-                                   nav_lang=nav_lang or None))
+                                   nav_lang=nav_lang or None, fragment=str(fragment or ""),
+                                   stored=str(stored or ""), page=str(page or "")))
 
 
 def command(cmd):
@@ -37,4 +39,14 @@ def advance():
     return json.dumps(session.advance())
 
 
-__export__ = ["open_table", "command", "advance"]
+def peer(kind, peer_id="", text=""):
+    """Link play: a data channel event or message, a connection status (peer.js)."""
+    return json.dumps(session.peer(str(kind), str(peer_id or ""), str(text or "")))
+
+
+def mac(text):
+    """Link play: the HMAC of an offer's or answer's SDP under the link's key."""
+    return json.dumps(session.mac(str(text)))
+
+
+__export__ = ["open_table", "command", "advance", "peer", "mac"]

@@ -31,6 +31,7 @@ from urllib.parse import parse_qsl
 import pygames
 
 from .i18n import pick_lang, t
+from .link import LinkTable, sdp_mac
 from .table import Table
 
 DEFAULT_SPEED = 900
@@ -76,19 +77,28 @@ def _number(text: str | None) -> int | None:
 
 
 def make_table(query: str, *, saved_lang: str | None = None, nav_lang: str | None = None,
-               seed: int | None = None) -> Table:
+               seed: int | None = None, fragment: str = "", stored: str = "",
+               page: str = "") -> Table:
     """The table a query names. Raises ``ValueError``/``KeyError`` for a bad link.
 
-    ``seed`` is the deal when the query names none (random if None).
+    ``seed`` is the deal when the query names none (random if None). Link play
+    (``mode=link`` hosts, ``mode=join`` joins: :mod:`pgui.link`) also takes the address's
+    ``fragment``, the session the page had ``stored`` for it, and the ``page``'s own URL
+    (for the invite link).
     """
     params = parse_query(query)
     lang = query_lang(params, saved_lang, nav_lang)
     game = pygames.get_game(params.get("game") or pygames.game_ids()[0])
+    speed = _number(params.get("speed"))
+    mode = params.get("mode") or "bot"
+    if mode in LinkTable.modes:
+        return LinkTable(game.id, mode=mode, options=parse_options(game, params), lang=lang,
+                         speed=DEFAULT_SPEED if speed is None else speed, fragment=fragment,
+                         stored=stored, page=page, query=query)
     deal = _number(params.get("seed"))
     if deal is None:
         deal = seed if seed is not None else random.randrange(2**31)
-    speed = _number(params.get("speed"))
-    return Table(game.id, mode=params.get("mode") or "bot", seed=deal,
+    return Table(game.id, mode=mode, seed=deal,
                  options=parse_options(game, params), lang=lang,
                  speed=DEFAULT_SPEED if speed is None else speed)
 
@@ -100,10 +110,12 @@ class Session:
         self.table: Table | None = None
 
     def open(self, query: str, *, saved_lang: str | None = None,
-             nav_lang: str | None = None, seed: int | None = None) -> dict[str, Any]:
+             nav_lang: str | None = None, seed: int | None = None, fragment: str = "",
+             stored: str = "", page: str = "") -> dict[str, Any]:
         """Start the table a query names; a bad link gets a readable, translated error."""
         try:
-            self.table = make_table(query, saved_lang=saved_lang, nav_lang=nav_lang, seed=seed)
+            self.table = make_table(query, saved_lang=saved_lang, nav_lang=nav_lang, seed=seed,
+                                    fragment=fragment, stored=stored, page=page)
         except (ValueError, KeyError) as exc:
             lang = query_lang(parse_query(query), saved_lang, nav_lang)
             detail = str(exc).strip("'\"")  # KeyError quotes its message
@@ -120,9 +132,34 @@ class Session:
         self._table().advance()
         return self.result()
 
+    def peer(self, kind: str, peer: str = "", text: str = "") -> dict[str, Any]:
+        """What the page's WebRTC glue saw (link play only): ``open``/``message``/``close``
+        of a data channel to ``peer``, a connection ``status``, the slow ``tick``, or the
+        copy-and-paste flow's ``making``/``offer``/``answer`` (``text`` = the code)."""
+        table = self._table()
+        if isinstance(table, LinkTable):
+            if kind == "open":
+                table.peer_open(peer)
+            elif kind == "message":
+                table.peer_message(peer, text)
+            elif kind == "close":
+                table.peer_close(peer)
+            elif kind == "status":
+                table.set_status(text)
+            elif kind == "tick":
+                table.tick()
+            elif kind in ("making", "offer", "answer"):
+                table.manual(kind, text)
+        return self.result()
+
+    def mac(self, text: str) -> str:
+        """The HMAC of an SDP under this link's key (offers and answers carry it)."""
+        table = self._table()
+        return sdp_mac(table.key, text) if isinstance(table, LinkTable) else ""
+
     def result(self) -> dict[str, Any]:
         table = self._table()
-        return {
+        out = {
             "html": table.html(),
             "animating": bool(table.animating),
             "over": bool(table.over),
@@ -130,6 +167,12 @@ class Session:
             "title": table.title(),
             "delay": int(table.delay()) if table.animating else 0,
         }
+        if isinstance(table, LinkTable):
+            saved = table.save()
+            out["peer"] = table.peer_info()
+            out["sends"] = table.take_outbox()
+            out["save"] = {"key": table.store_key(), "text": saved} if saved else None
+        return out
 
     def _table(self) -> Table:
         if self.table is None:

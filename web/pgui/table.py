@@ -45,11 +45,14 @@ MODES = ("bot", "hotseat")
 
 
 class Table:
+    #: The modes this kind of table plays (link play: :class:`pgui.link.LinkTable`).
+    modes = MODES
+
     def __init__(self, game_id: str, *, mode: str = "bot", seed: int = 0,
                  options: dict[str, Any] | None = None, lang: str = "en",
                  speed: int = 900) -> None:
-        if mode not in MODES:
-            raise ValueError(f"unknown mode {mode!r} (use one of: {', '.join(MODES)})")
+        if mode not in self.modes:
+            raise ValueError(f"unknown mode {mode!r} (use one of: {', '.join(self.modes)})")
         self.game = pygames.get_game(game_id)
         self.ui = ui_module(game_id)
         self.mode = mode
@@ -74,7 +77,7 @@ class Table:
         self.active: int | None = None
         self.handover: int | None = None
         self._after_change()  # bots may act (and setup events appear) before anything shows
-        self.shown = self.state.event_count()
+        self.shown = self._count()
         self._next_handover()
 
     def rematch(self) -> None:
@@ -82,12 +85,12 @@ class Table:
 
     @property
     def animating(self) -> bool:
-        return self.shown < self.state.event_count()
+        return self.shown < self._count()
 
     @property
     def over(self) -> bool:
         """True once the game has ended (the page marks ``#app[data-over]``)."""
-        return self.state.is_over()
+        return self._over()
 
     def viewer(self) -> int | None:
         if self.mode == "bot":
@@ -98,18 +101,46 @@ class Table:
 
     def _after_change(self) -> None:
         """Let bots act, then decide whose eyes the screen is for."""
-        play_bots(self.state, self.bots)
+        if self.bots:
+            play_bots(self.state, self.bots)
         self._next_handover()
 
     def _next_handover(self) -> None:
         if self.mode != "hotseat" or self.animating:
             return
-        movers = self.state.to_move()
+        movers = self._to_move()
         if not movers:
             self.active = self.handover = None
         elif self.active not in movers:
             self.active = None
             self.handover = movers[0]
+
+    # -- what the table reads: one seat's part of the protocol ----------------------------
+    # Local play reads the engine state on this device; link play (pgui.link) overrides
+    # these to read a session's host or guest instead.
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        return self.state.view(seat)
+
+    def _legal(self, seat: int) -> list[str]:
+        return self.state.legal_actions(seat)
+
+    def _events(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+        return self.state.events(seat, start)
+
+    def _count(self) -> int:
+        return self.state.event_count()
+
+    def _to_move(self) -> list[int]:
+        return self.state.to_move()
+
+    def _over(self) -> bool:
+        return self.state.is_over()
+
+    def _apply(self, seat: int, action: str) -> None:
+        self.state.apply(seat, action)
+
+    def game_players(self) -> int:
+        return self.state.players
 
     # -- input ---------------------------------------------------------------------------
     def command(self, cmd: str) -> None:
@@ -134,16 +165,16 @@ class Table:
         me = self.viewer()
         if me is None or self.animating:
             return
-        legal = self.state.legal_actions(me)
-        action = self.ui.handle(cmd, self.sel, legal, self.state.view(me))
+        legal = self._legal(me)
+        action = self.ui.handle(cmd, self.sel, legal, self._view(me))
         if action is None:
             return
-        before = self.state.event_count()
+        before = self._count()
         # What the table looked like before this action: panels keep showing it while a
         # reveal plays back, so nothing later (set-aside cards, spent specials) leaks early.
-        self.before = self.state.view(None if self.mode == "hotseat" else me)
+        self.before = self._view(None if self.mode == "hotseat" else me)
         try:
-            self.state.apply(me, action)
+            self._apply(me, action)
         except pygames.IllegalAction as exc:
             self.message = t("error", self.lang, msg=str(exc))
             return
@@ -157,7 +188,7 @@ class Table:
 
     def _skip_quiet(self) -> None:
         """Events that need no pause (round headers, set-aside notes) are shown at once."""
-        kinds = [e["t"] for e in self.state.events(None, self.shown)]
+        kinds = [e["t"] for e in self._events(self.viewer(), self.shown)]
         for kind in kinds:
             if kind in self.ui.STEP_EVENTS:
                 break
@@ -172,14 +203,14 @@ class Table:
             self._skip_quiet()
 
     def skip(self) -> None:
-        self.shown = self.state.event_count()
+        self.shown = self._count()
         self._next_handover()
 
     def delay(self) -> int:
         """Milliseconds to wait before the next step (a reveal gets a longer look)."""
         if not self.animating:
             return 0
-        event = self.state.events(self.viewer(), self.shown - 1)[0]  # the step on screen now
+        event = self._events(self.viewer(), self.shown - 1)[0]  # the step on screen now
         return self.ui.step_delay(event, self.speed)
 
     # -- output --------------------------------------------------------------------------
@@ -187,8 +218,8 @@ class Table:
         """A label per seat ("you", "bot"), or empty labels when people share the device."""
         if self.mode == "bot":
             return tuple(t("you" if p == self.human else "bot", self.lang)
-                         for p in range(self.state.players))
-        return ("",) * self.state.players
+                         for p in range(self.game_players()))
+        return ("",) * self.game_players()
 
     def title(self) -> str:
         return self.game.names[self.lang]
@@ -197,9 +228,9 @@ class Table:
         lang = self.lang
         me = self.viewer()
         # Everything below is drawn from what the protocol gives this one seat.
-        view = self.state.view(me)
-        events = self.state.events(me)
-        legal = self.state.legal_actions(me) if me is not None and not self.animating else []
+        view = self._view(me)
+        events = self._events(me)
+        legal = self._legal(me) if me is not None and not self.animating else []
         waiting = ""
         if me is not None and not legal:
             others = [p for p in view.get("to_move", []) if p != me]
@@ -214,13 +245,14 @@ class Table:
             f'<h1>{esc(self.title())}</h1>'
             f'<button type="button" class="lang" data-cmd="lang:{other}" lang="{other}" '
             f'title="{esc(t("lang_switch_label", lang))}">{esc(t("lang_switch", lang))}</button>'
-            f'</header>')
+            f'{self._header_extra()}</header>')
         message = f'<p class="message" role="alert">{esc(self.message)}</p>' if self.message else ""
         side = (
             f'<aside class="side"><details class="log" open><summary>{esc(t("log", lang))}</summary>'
             f'{self.render_log(events, view)}</details>'
             f'<details class="rules"><summary>{esc(t("rules", lang))}</summary>'
-            f'<div class="rules-text">{self.ui.rules_html(lang)}</div></details></aside>')
+            f'<div class="rules-text">{self.ui.rules_html(lang)}</div></details>'
+            f'{self._side_extra()}</aside>')
         overlay = self._overlay(view)
         return (f'{header}<div class="layout" data-mode="{self.mode}">'
                 f'<main class="main">{message}{table}</main>{side}</div>{overlay}')
@@ -249,8 +281,7 @@ class Table:
             return ""
         headline = self._headline(outcome)
         winner = outcome["winners"][0] if outcome["winners"] else "none"
-        rematch = (f'<button type="button" class="primary" data-cmd="rematch" autofocus>'
-                   f'{esc(t("rematch", lang))}</button>')
+        rematch = self._rematch_button()
         lobby = f'<a class="button" href="./index.html">{esc(t("back_to_lobby", lang))}</a>'
         if self.dismissed:  # the board stays in view, with a bar to go on from
             return (f'<div class="endbar" data-winner="{winner}" role="status">'
@@ -259,10 +290,24 @@ class Table:
                 f'aria-labelledby="ov-title" data-winner="{winner}"><div class="box">'
                 f'<p class="kicker">{esc(t("game_over", lang))}</p>'
                 f'<h2 id="ov-title">{esc(headline)}</h2>'
-                f'<p>{esc(self.ui.result_reason(outcome, lang))}</p>'
+                f'<p>{esc(self.ui.result_reason(outcome, lang))}</p>{self._over_extra()}'
                 f'<div class="buttons">{rematch}'
                 f'<button type="button" data-cmd="dismiss">{esc(t("review_board", lang))}</button>'
                 f'{lobby}</div></div></div>')
+
+    # -- hooks for other kinds of table (link play adds its connection and checks) -------
+    def _header_extra(self) -> str:
+        return ""
+
+    def _side_extra(self) -> str:
+        return ""
+
+    def _over_extra(self) -> str:
+        return ""
+
+    def _rematch_button(self) -> str:
+        return (f'<button type="button" class="primary" data-cmd="rematch" autofocus>'
+                f'{esc(t("rematch", self.lang))}</button>')
 
     def _headline(self, outcome: dict[str, Any]) -> str:
         lang = self.lang

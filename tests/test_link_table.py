@@ -1,0 +1,242 @@
+"""Link play tables in CPython: a host's and a guest's table, joined by direct calls.
+
+What the page glue (peer.js) does with a data channel is done here by a tiny wire: every
+message a table wants sent is handed to the other table. Both players click buttons on
+their own screen only; each screen is drawn from its own seat (the guest holds no state).
+"""
+
+from __future__ import annotations
+
+import html as htmllib
+import json
+import random
+import re
+
+import pytest
+from pgui.i18n import t
+from pgui.link import LinkTable, parse_fragment, sdp_mac
+from pgui.session_glue import Session, make_table
+from test_table import NOT_PLAY, enabled_commands
+
+import pygames
+
+GAME_IDS = pygames.game_ids()
+
+
+class Wire:
+    """Carries what each table sends to the other (peer ids as a relay would name them)."""
+
+    def __init__(self, host: LinkTable, guest: LinkTable, drop_every: int = 0) -> None:
+        self.host, self.guest = host, guest
+        self.sent = 0
+        self.bytes = 0
+        self.drop_every = drop_every
+        self.to_guest: list[str] = []
+
+    def pump(self) -> None:
+        for _ in range(1000):
+            moved = False
+            for to, text in self.host.take_outbox():
+                assert to == "g1"
+                moved = True
+                self.sent += 1
+                self.bytes += len(text.encode())
+                if self.drop_every and self.sent % self.drop_every == 0:
+                    continue  # lost on the way: the guest notices and asks again
+                self.to_guest.append(text)
+                self.guest.peer_message("host", text)
+            for to, text in self.guest.take_outbox():
+                assert to == "host"
+                moved = True
+                self.host.peer_message("g1", text)
+            if not moved:
+                return
+        raise AssertionError("the two tables keep talking forever")
+
+    def connect(self) -> None:
+        self.host.peer_open("g1")
+        self.guest.peer_open("host")
+        self.pump()
+
+
+def pair(gid: str, lang: str = "en", **host_kw):
+    host = LinkTable(gid, mode="link", lang=lang, speed=0, page="http://x/play.html", **host_kw)
+    invite = host.invite()
+    query, _, fragment = invite.partition("?")[2].partition("#")
+    guest = make_table(query + f"&lang={lang}&speed=0", fragment=fragment,
+                       page="http://x/play.html")
+    assert isinstance(guest, LinkTable)
+    return host, guest, invite
+
+
+def play_turns(host: LinkTable, guest: LinkTable, wire: Wire, rng: random.Random,
+               max_clicks: int = 20_000) -> None:
+    """Both players click random buttons on their own screen until the game ends."""
+    for _ in range(max_clicks):
+        if host.over and guest.over and not host.animating and not guest.animating:
+            return
+        table = rng.choice([host, guest])
+        if table.animating:
+            table.advance() if rng.random() < 0.8 else table.command("skip")
+            continue
+        cmds = [c for c in enabled_commands(table.html()) if not c.startswith(NOT_PLAY)]
+        if cmds:
+            confirms = [c for c in cmds if c == "confirm"]
+            table.command(confirms[0] if confirms and rng.random() < 0.7 else rng.choice(cmds))
+            wire.pump()
+    raise AssertionError("the game did not end by clicking")
+
+
+def test_the_invite_carries_game_options_room_and_key_in_the_fragment():
+    host, guest, invite = pair("cardia", options={"deck": "II"})
+    assert invite.startswith("http://x/play.html?game=cardia&mode=join&deck=II")
+    frag = parse_fragment(invite.partition("#")[2])
+    assert frag["r"] == host.room and frag["k"] == host.key
+    assert len(host.key) >= 20  # not guessable
+    html = host.html()
+    assert f'data-invite href="{invite.replace("&", "&amp;")}"' in html
+    assert html.count("<svg") == 1 and 'class="qr"' in html  # the invite as a QR code
+    # The guest sees what it is invited to, and Join.
+    ghtml = guest.html()
+    assert "join" in enabled_commands(ghtml)
+    assert "Cardia" in ghtml and "II" in ghtml
+    assert guest.peer_info()["connect"] is False
+    guest.command("join")
+    assert guest.peer_info()["connect"] is True and guest.status == "connecting"
+
+
+@pytest.mark.parametrize("gid", GAME_IDS)
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_whole_game_by_clicking_on_both_screens(gid, lang):
+    rng = random.Random(f"{gid}{lang}")
+    host, guest, _ = pair(gid, lang)
+    guest.command("join")
+    wire = Wire(host, guest)
+    wire.connect()
+    assert host.playing and guest.playing
+    assert host.html().count('class="peer-status"') == 1
+    play_turns(host, guest, wire, rng)
+    for table in (host, guest):
+        html = table.html()
+        assert 'class="overlay gameover"' in html
+    assert guest.link.verdict.ok, guest.link.verdict
+    assert 'data-verdict="ok"' in guest.html()
+    # The record: on the host always, on the guest now that the game is over.
+    hrec = json.loads(re.search(r"<pre hidden data-record>(.*?)</pre>", host.html(), re.S)
+                      .group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    grec = json.loads(guest.record())
+    assert hrec == grec and hrec["game"] == gid
+    # Each side's headline is its own: one wins where the other loses (or both draw).
+    outcome = host.link.outcome
+    if outcome["winners"]:
+        win = htmllib.escape(t("you_win", lang), quote=True)
+        assert (win in host.html()) != (win in guest.html())
+    # The guest never held a state, and every message to it is its seat's own business.
+    assert not hasattr(guest.link, "state")
+    # Rematch: only the host starts one; the guest is told so, and both go to match 2.
+    assert "rematch" not in enabled_commands(guest.html())
+    host.command("rematch")
+    wire.pump()
+    assert host.link.match == guest.link.match == 2
+    assert guest.playing and not guest.over
+
+
+@pytest.mark.parametrize("gid", GAME_IDS)
+def test_lost_messages_and_reloads_on_either_side_lose_nothing(gid):
+    rng = random.Random(gid)
+    host, guest, invite = pair(gid)
+    guest.command("join")
+    wire = Wire(host, guest, drop_every=5)
+    wire.connect()
+    for step in range(400):
+        if host.over:
+            break
+        table = rng.choice([host, guest])
+        while table.animating:
+            table.command("skip")
+        cmds = [c for c in enabled_commands(table.html()) if not c.startswith(NOT_PLAY)]
+        if cmds:
+            table.command(rng.choice(cmds))
+            wire.pump()
+        guest._heard -= 100  # time passes: a guest that heard nothing checks in
+        guest.tick()
+        wire.pump()
+        if step % 40 == 13:  # the host reloads its page: its storage brings the game back
+            saved = host.link.to_json()
+            host = LinkTable(gid, mode="link", speed=0, fragment=host.fragment(), stored=saved,
+                             page="http://x/play.html")
+            wire.host = host
+            host.peer_open("g1")
+            guest.peer_close("host")
+            guest.peer_open("host")
+            wire.pump()
+        if step % 40 == 33:  # the guest closes its tab and opens the link again
+            saved = guest.link.to_json()
+            fragment = invite.partition("#")[2]
+            guest = LinkTable(gid, mode="join", speed=0, fragment=fragment, stored=saved)
+            assert guest.joined  # no second Join: it goes on by itself
+            wire.guest = guest
+            host.peer_close("g1")
+            wire.connect()
+        assert host.link.ply == guest.link.ply or guest.link.ply <= host.link.ply
+    wire.drop_every = 0
+    play_turns(host, guest, wire, rng)
+    assert guest.link.verdict.ok, guest.link.verdict
+    assert guest.link.outcome == host.link.outcome
+
+
+def test_a_second_guest_is_told_the_seat_is_taken():
+    host, guest, invite = pair("kiriai")
+    guest.command("join")
+    wire = Wire(host, guest)
+    wire.connect()
+    other = LinkTable("kiriai", mode="join", speed=0, fragment=invite.partition("#")[2])
+    other.command("join")
+    other.peer_open("host")
+    for _to, text in other.take_outbox():
+        for _, reply in host.link.receive("g2", text):
+            other.peer_message("host", reply)
+    html = other.html()
+    assert "data-taken" in html and "seat is taken" in html
+    assert not other.peer_info()["connect"]
+    assert guest.playing  # the first guest plays on
+
+
+def test_a_bad_invite_is_a_clear_message():
+    table = LinkTable("kiriai", mode="join", lang="ja", fragment="r=abc")
+    html = table.html()
+    assert "招待リンク" in html and 'role="alert"' in html
+    assert not table.peer_info()["connect"]
+
+
+def test_the_page_session_passes_sends_saves_and_peer_info():
+    s = Session()
+    r = s.open("game=kiriai&mode=link", saved_lang="en", nav_lang="en",
+               page="http://x/play.html")
+    frag = parse_fragment(r["peer"]["fragment"])
+    assert r["peer"]["role"] == "host" and r["peer"]["connect"]
+    assert r["save"]["key"] == f"pygames.link.{frag['r']}.host"
+    assert s.mac("v=0") == sdp_mac(frag["k"], "v=0")
+    g = Session()
+    gr = g.open("game=kiriai&mode=join", fragment=r["peer"]["fragment"], nav_lang="en")
+    assert gr["peer"]["role"] == "guest" and not gr["peer"]["connect"]
+    gr = g.command("join")
+    gr = g.peer("open", "host")
+    assert gr["sends"] and json.loads(gr["sends"][0][1])["type"] == "join"
+    hr = s.peer("open", "g1")
+    for _, text in gr["sends"]:
+        hr = s.peer("message", "g1", text)
+    for _, text in hr["sends"]:
+        gr = g.peer("message", "host", text)
+    for _, text in gr["sends"]:
+        hr = s.peer("message", "g1", text)
+    for _, text in hr["sends"]:
+        gr = g.peer("message", "host", text)
+    assert gr["save"] and gr["save"]["key"].endswith(".guest")
+    assert "data-record" in hr["html"]
+    # A host page reopened with its fragment and storage is the same game.
+    s2 = Session()
+    r2 = s2.open("game=kiriai&mode=link", fragment=r["peer"]["fragment"],
+                 stored=s.table.link.to_json())
+    assert s2.table.link.secret == s.table.link.secret
+    assert r2["peer"]["fragment"] == r["peer"]["fragment"]

@@ -1,0 +1,572 @@
+"""Link play: this device's seat of a game played with a friend over a link.
+
+:class:`LinkTable` is a :class:`pgui.table.Table` whose seat comes from a session of
+:mod:`pygames.session` instead of an engine state on this device: the host's browser holds
+a :class:`~pygames.session.Host` (the authoritative state), a guest's browser a
+:class:`~pygames.session.Guest` (only its own seat's view, legal actions and events). The
+same game UI modules draw both, from the same protocol calls.
+
+Nothing here touches a network: the page's glue (``peer.js`` on the main thread, WebRTC
+and the signaling relay) hands every connection event and message in
+(:meth:`LinkTable.peer_open`, :meth:`~LinkTable.peer_message`, :meth:`~LinkTable.peer_close`,
+:meth:`~LinkTable.set_status`) and sends what :meth:`LinkTable.take_outbox` returns.
+
+The link
+--------
+
+The host's table is ``play.html?game=<id>&mode=link&<options>``; it draws a room id and a
+key and puts them in the URL fragment (``#r=<room>&k=<key>``), which no server ever sees.
+The invite is ``play.html?game=<id>&mode=join&<options>#r=<room>&k=<key>`` (the game and
+options in its query only say what the guest is invited to; the host's ``state`` message
+is what counts). The key never leaves the two browsers: offers and answers carry an HMAC
+of their SDP made with it (:func:`sdp_mac`), so the relay cannot put itself in between.
+A fragment may also carry ``ice`` (ICE servers for this link, passed on to the invite)
+and, for the copy-and-paste flow with no relay, ``o`` (the host's whole offer).
+
+Connection states (``<html data-peer>``): ``waiting`` (no friend yet, or the guest has
+not pressed Join), ``connecting``, ``connected``, ``reconnecting`` (was connected, trying
+again), ``lost``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import secrets
+import time
+from typing import Any
+from urllib.parse import quote
+
+from pygames import IllegalAction, get_game
+from pygames.session import Guest, Host, Send
+
+from . import i18n, ui_module
+from .i18n import esc, t
+from .table import Table
+
+#: Connection states, as ``<html data-peer>`` shows them.
+STATUSES = ("waiting", "connecting", "connected", "reconnecting", "lost")
+ROOM_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+KEY_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
+#: A guest that has heard nothing for this long asks the host to check it is up to date.
+POLL_AFTER = 10.0
+
+STRINGS: dict[str, dict[str, str]] = {
+    "link_title": {"en": "Play a friend", "ja": "友だちと対戦"},
+    "link_send": {"en": "Send your friend this link. The game starts as soon as they open it and press Join.",
+                  "ja": "このリンクを友だちに送ってください。友だちが開いて「参加」を押すとゲームが始まります。"},
+    "link_copy": {"en": "Copy link", "ja": "リンクをコピー"},
+    "link_copied": {"en": "Copied", "ja": "コピーしました"},
+    "link_share": {"en": "Share…", "ja": "共有…"},
+    "link_qr": {"en": "Or scan this code with your friend's phone.",
+                "ja": "または友だちのスマートフォンでこのコードを読み取ってください。"},
+    "link_invited": {"en": "You are invited to play {game}", "ja": "{game}に招待されています"},
+    "link_game": {"en": "Game", "ja": "ゲーム"},
+    "link_options": {"en": "Options", "ja": "オプション"},
+    "link_host": {"en": "Host", "ja": "ホスト"},
+    "link_host_is": {"en": "The friend who sent you this link (they keep the game on their device).",
+                     "ja": "このリンクを送ってくれた友だち（ゲームは友だちの端末で管理されます）。"},
+    "link_join": {"en": "Join", "ja": "参加する"},
+    "link_room": {"en": "Room", "ja": "ルーム"},
+    "status_waiting_host": {"en": "Waiting for your friend to open the link…",
+                            "ja": "友だちがリンクを開くのを待っています…"},
+    "status_waiting_guest": {"en": "Not connected yet: press Join.", "ja": "まだ接続していません：「参加」を押してください。"},
+    "status_connecting": {"en": "Connecting…", "ja": "接続しています…"},
+    "status_connected": {"en": "Connected to your friend", "ja": "友だちと接続中"},
+    "status_reconnecting": {"en": "Connection lost: reconnecting…", "ja": "接続が切れました：再接続しています…"},
+    "status_lost": {"en": "Cannot reach your friend. The game is kept: it goes on when you are both back.",
+                    "ja": "友だちにつながりません。ゲームは保存されています。二人とも戻れば続きから再開します。"},
+    "link_starting": {"en": "Connected: the game is starting…", "ja": "接続しました：ゲームを開始しています…"},
+    "link_taken": {"en": "This seat is taken: someone else has already joined this game.",
+                   "ja": "この席は埋まっています：すでに別の人がこのゲームに参加しています。"},
+    "link_moved": {"en": "This game is now open in another tab or window: go on playing there.",
+                   "ja": "このゲームは別のタブまたはウィンドウで開かれています。そちらで続けてください。"},
+    "link_bad": {"en": "This invitation link is incomplete or damaged: ask your friend to send it again.",
+                 "ja": "この招待リンクは不完全か壊れています。友だちにもう一度送ってもらってください。"},
+    "link_friend": {"en": "friend", "ja": "友だち"},
+    "link_host_error": {"en": "Your friend's app refused a message: {msg}",
+                        "ja": "友だちのアプリがメッセージを拒否しました：{msg}"},
+    "link_rematch_wait": {"en": "Your friend (the host) can start a rematch.",
+                          "ja": "再戦はホストの友だちが開始できます。"},
+    "link_checking": {"en": "Checking the finished game…", "ja": "終わったゲームを検証しています…"},
+    "link_verified": {"en": "Verified: the deal was fair and every choice and view matched the game's record.",
+                      "ja": "検証済み：配り方は公正で、すべての選択と表示がゲームの記録と一致しました。"},
+    "link_not_verified": {"en": "Not verified. What did not match:", "ja": "検証できませんでした。一致しなかった点："},
+    "link_host_checks": {"en": "Your friend's browser now checks the finished game against its own engine.",
+                         "ja": "友だちのブラウザが、終わったゲームを自分のエンジンで検証します。"},
+    "link_manual": {"en": "No connection? Connect by copy and paste", "ja": "つながらない場合：コピー＆ペーストで接続"},
+    "link_manual_help": {"en": "Works with no server: make a code, send it to your friend (any chat app), and paste back the answer code they get.",
+                         "ja": "サーバーなしで使えます。コードを作って友だちに送り（どのチャットアプリでも可）、友だちに表示される返信コードをここに貼り付けてください。"},
+    "link_manual_make": {"en": "Make a connection code", "ja": "接続コードを作る"},
+    "link_manual_making": {"en": "Making the code…", "ja": "コードを作っています…"},
+    "link_manual_offer": {"en": "Connection link for your friend", "ja": "友だちに送る接続リンク"},
+    "link_manual_answer_in": {"en": "Your friend's answer code", "ja": "友だちからの返信コード"},
+    "link_manual_connect": {"en": "Connect", "ja": "接続する"},
+    "link_manual_answer": {"en": "Send this answer code back to your friend. The game starts when they paste it.",
+                           "ja": "この返信コードを友だちに送り返してください。友だちが貼り付けるとゲームが始まります。"},
+    "link_manual_answer_label": {"en": "Your answer code", "ja": "あなたの返信コード"},
+    "link_copy_code": {"en": "Copy code", "ja": "コードをコピー"},
+    "link_about": {"en": "About link play: what is protected", "ja": "リンク対戦について：守られること"},
+    "link_about_body": {
+        "en": ("The two browsers talk directly (WebRTC); a server only helps them find each other and never sees the game. "
+               "The host's browser keeps the game; yours only ever receives what your seat may see. "
+               "The shuffle is fair: the host commits to its secret before your browser adds its own random value, so neither can choose the deal. "
+               "Simultaneous choices are sealed (committed) before either is revealed, so the host cannot answer yours. "
+               "At the end your browser replays the whole game in its own engine and checks every view it was shown. "
+               "What this cannot prevent: a modified host app can look at your hand during play, or quit when it is losing. "
+               "A cheat is found out at the end, not prevented."),
+        "ja": ("二つのブラウザは直接通信します（WebRTC）。サーバーは相手を見つける手助けをするだけで、ゲームの内容は見ません。"
+               "ゲームはホストのブラウザが管理し、あなたのブラウザには自分の席から見えるものだけが届きます。"
+               "シャッフルは公正です：ホストはあなたのブラウザが乱数を加える前に自分の秘密を確定（コミット）するので、どちらも配り方を選べません。"
+               "同時の選択は両方が封をしてから公開されるので、ホストはあなたの選択を見てから選ぶことはできません。"
+               "終了時にあなたのブラウザはゲーム全体を自分のエンジンで再生し、表示されたすべての画面を確かめます。"
+               "防げないこと：改造されたホストアプリは対戦中にあなたの手札を見たり、負けそうなときに抜けたりできます。"
+               "不正は終了時に見つかりますが、事前には防げません。"),
+    },
+}
+i18n.register(STRINGS)
+
+
+def sdp_mac(key: str, text: str) -> str:
+    """The HMAC (sha256 hex) of an offer's or answer's SDP under the link's key.
+
+    >>> sdp_mac("k" * 22, "v=0") == sdp_mac("k" * 22, "v=0") != sdp_mac("x" * 22, "v=0")
+    True
+    """
+    return hmac.new(key.encode(), text.encode(), hashlib.sha256).hexdigest()
+
+
+def parse_fragment(fragment: str) -> dict[str, str]:
+    """The link's fragment (``r``, ``k``, ``o``, ``ice``), first value of each."""
+    out: dict[str, str] = {}
+    for part in fragment.lstrip("#").split("&"):
+        name, _, value = part.partition("=")
+        if name and name not in out:
+            out[name] = value
+    return out
+
+
+class LinkTable(Table):
+    """One seat of a link game: ``mode`` is ``link`` (the host) or ``join`` (a guest)."""
+
+    modes = ("link", "join")
+
+    def __init__(self, game_id: str, *, mode: str, options: dict[str, Any] | None = None,
+                 lang: str = "en", speed: int = 900, fragment: str = "", stored: str = "",
+                 page: str = "", query: str = "") -> None:
+        frag = parse_fragment(fragment)
+        self.role = "host" if mode == "link" else "guest"
+        self.page = page or "./play.html"
+        self.query = query
+        self.ice = frag.get("ice", "")
+        self.offer_in = frag.get("o", "")  # a guest's copy-and-paste offer
+        self.room = frag.get("r", "")
+        self.key = frag.get("k", "")
+        self.bad_link = False
+        if self.role == "host" and not (ROOM_RE.match(self.room) and KEY_RE.match(self.key)):
+            self.room, self.key = secrets.token_urlsafe(9), secrets.token_urlsafe(16)
+        if self.role == "guest" and not (ROOM_RE.match(self.room) and KEY_RE.match(self.key)):
+            self.bad_link = not self.offer_in
+        self.stored = stored
+        self.outbox: list[Send] = []
+        self.status = "waiting"
+        self.joined = self.role == "host"   # a guest connects once it presses Join
+        self.manual_offer = ""      # the host's copy-and-paste offer link, once made
+        self.manual_making = False
+        self.answer_out = ""        # a guest's copy-and-paste answer
+        self.elsewhere = False      # the page's lock says another tab holds this game
+        self._heard = time.monotonic()
+        self._saved = ""
+        super().__init__(game_id, mode=mode, seed=0, options=options, lang=lang, speed=speed)
+
+    # -- the session ---------------------------------------------------------------------
+    def start(self, seed: int) -> None:
+        self.link: Host | Guest
+        restored = None
+        if self.stored:
+            try:
+                restored = (Host if self.role == "host" else Guest).from_json(self.stored)
+            except (ValueError, KeyError, TypeError, AttributeError):
+                restored = None  # a damaged save: start afresh rather than fail
+        if restored is not None and self.role == "host" and restored.game.id != self.game.id:
+            restored = None
+        if self.role == "host":
+            self.link = restored or Host(self.game.id, options=self.options)
+        else:
+            self.link = restored or Guest()
+            if restored is not None:
+                self.joined = True  # it had pressed Join before this reload
+        self._reset_table()
+        if self.playing:
+            self._follow_host()
+        self.shown = self._count()
+
+    def _reset_table(self) -> None:
+        self.bots = {}
+        self.human = self.link.seat if self.link.seat is not None else 0
+        self.sel = self.ui.new_selection()
+        self.shown = 0
+        self.before = None
+        self.since = None
+        self.dismissed = False
+        self.active = self.handover = None
+        self._match = self.link.match
+
+    def _follow_host(self) -> None:
+        """A guest plays the game and options the host's ``state`` names (the invite's
+        query only said what to expect)."""
+        if isinstance(self.link, Guest) and self.link.game_id:
+            if self.link.game_id != self.game.id:
+                self.game = get_game(self.link.game_id)
+                self.ui = ui_module(self.game.id)
+                self.sel = self.ui.new_selection()
+            self.options = dict(self.link.options)
+
+    def rematch(self) -> None:
+        if self.role == "host" and self.link.over:
+            self.outbox += self.link.rematch()
+            self._reset_table()
+
+    @property
+    def playing(self) -> bool:
+        """The game has started and this seat has its picture."""
+        return bool(self.link.started) and self.link.view is not None
+
+    def viewer(self) -> int | None:
+        return self.link.seat if self.playing else None
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        return self.link.view  # type: ignore[return-value]
+
+    def _legal(self, seat: int) -> list[str]:
+        return self.link.legal if self.playing else []
+
+    def _events(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
+        if not self.playing:
+            return []
+        if isinstance(self.link, Host):
+            return self.link.state.events(self.link.seat, start)  # type: ignore[union-attr]
+        return self.link.events[start:]
+
+    def _count(self) -> int:
+        if not self.playing:
+            return 0
+        if isinstance(self.link, Host):
+            return self.link.state.event_count()  # type: ignore[union-attr]
+        return len(self.link.events)
+
+    def _to_move(self) -> list[int]:
+        return list(self.link.to_move)
+
+    def _over(self) -> bool:
+        return bool(self.link.over)
+
+    def _apply(self, seat: int, action: str) -> None:
+        self.outbox += self.link.act(action)
+
+    def game_players(self) -> int:
+        return int(self.link.players or self.game.min_players)
+
+    # -- the connection --------------------------------------------------------------------
+    def _remote(self, sends: list[Send]) -> None:
+        """Something came from the network: queue replies, play back what changed."""
+        self.outbox += sends
+
+    def _around(self, fn) -> None:
+        """Run ``fn`` (which may change the game) and play back whatever it changed."""
+        was_playing, was_animating = self.playing, self.animating
+        before_view = self._view(None) if was_playing else None
+        count = self._count()
+        fn()
+        if self.link.match != self._match:        # a rematch began
+            self._reset_table()
+            self.shown = self._count()
+            return
+        if not self.playing:
+            return
+        if not was_playing:                       # the first picture: shown as it is
+            self.human = self.link.seat
+            self._follow_host()
+            self.shown = self._count()
+            return
+        new = self._count()
+        if new < self.shown:                       # the picture was replaced (resync)
+            self.shown = new
+        if new > count and not was_animating:
+            self.shown = self.since = count
+            self.before = before_view
+            self._skip_quiet()
+            if self.animating:
+                self.advance()
+
+    def peer_open(self, peer: str) -> None:
+        """A data channel to ``peer`` opened (a guest asks for its seat at once)."""
+        self.status = "connected"
+        if isinstance(self.link, Guest):
+            self.outbox += self.link.join()
+
+    def peer_message(self, peer: str, text: str) -> None:
+        self._heard = time.monotonic()
+        if isinstance(self.link, Host):
+            self._around(lambda: self._remote(self.link.receive(peer, text)))
+        else:
+            self._around(lambda: self._remote(self.link.receive(text)))
+        error = getattr(self.link, "last_error", None)
+        if isinstance(self.link, Guest) and error:
+            if error[0] == "seat_taken" and self.link.seat is not None:
+                self.link.last_error = None
+                self.set_status("elsewhere")   # another tab took this seat over
+            elif error[0] not in ("seat_taken", "not_joined"):
+                self.message = t("link_host_error", self.lang, msg=error[1])
+                self.link.last_error = None
+
+    def peer_close(self, peer: str) -> None:
+        if isinstance(self.link, Host):
+            self.link.drop(peer)
+
+    def set_status(self, status: str) -> None:
+        if status == "elsewhere":
+            self.elsewhere = True
+            status = "lost"
+        if status in STATUSES:
+            self.status = status
+
+    def tick(self) -> None:
+        """The page's slow timer: a guest that heard nothing for a while checks in."""
+        if (isinstance(self.link, Guest) and self.status == "connected" and self.link.seat
+                is not None and time.monotonic() - self._heard >= POLL_AFTER):
+            self._heard = time.monotonic()
+            self.outbox += self.link.poll()
+
+    def take_outbox(self) -> list[list[str]]:
+        out = [[s.to, s.text] for s in self.outbox]
+        self.outbox = []
+        return out
+
+    def save(self) -> str | None:
+        """The session as text for the page's storage, when it changed since last asked."""
+        if self.role == "guest" and (self.link.seat is None or not self.joined):
+            return None
+        text = self.link.to_json()
+        if text == self._saved:
+            return None
+        self._saved = text
+        return text
+
+    def store_key(self) -> str:
+        return f"pygames.link.{self.room or 'manual'}.{self.role}"
+
+    def record(self) -> str | None:
+        """The game's record as JSON: always on the host, on a guest once it is over."""
+        if isinstance(self.link, Host):
+            return json.dumps(self.link.state.record()) if self.link.state else None
+        return json.dumps(self.link.record) if self.link.record else None
+
+    def taken(self) -> bool:
+        error = getattr(self.link, "last_error", None)
+        return isinstance(self.link, Guest) and bool(error) and error[0] == "seat_taken" \
+            and self.link.seat is None
+
+    def invite(self) -> str:
+        frag = f"r={self.room}&k={self.key}" + (f"&ice={self.ice}" if self.ice else "")
+        return f"{self.page}?{self._invite_query()}#{frag}"
+
+    def _invite_query(self) -> str:
+        parts = [f"game={quote(self.game.id)}", "mode=join"]
+        parts += [f"{quote(k)}={quote(str(v))}" for k, v in self.options.items()]
+        return "&".join(parts)
+
+    def fragment(self) -> str:
+        """The fragment this page's own address should carry (the host's room and key)."""
+        if self.role != "host":
+            return ""
+        return f"r={self.room}&k={self.key}" + (f"&ice={self.ice}" if self.ice else "")
+
+    def peer_info(self) -> dict[str, Any]:
+        """What the page's WebRTC glue needs to know."""
+        return {"role": self.role, "room": self.room, "key": self.key, "ice": self.ice,
+                "offer": self.offer_in, "connect": self.joined and not self.bad_link
+                and not self.taken() and not self.elsewhere,
+                "fragment": self.fragment(), "store": self.store_key(),
+                "lock": f"pygames.link.{self.room}.{self.role}"}
+
+    # -- input -------------------------------------------------------------------------------
+    def command(self, cmd: str) -> None:
+        if cmd == "join" and self.role == "guest" and not self.bad_link:
+            self.joined = True
+            self.status = "connecting"
+            return
+        if cmd == "rematch" and self.role != "host":
+            return
+        try:
+            super().command(cmd)
+        except IllegalAction as exc:  # the session refused (not your turn, already chosen)
+            self.message = t("error", self.lang, msg=str(exc))
+
+    def manual(self, what: str, blob: str) -> None:
+        """The copy-and-paste flow: the host's offer (``making``/``offer``), a guest's
+        answer (``answer``), as the page's WebRTC glue made them."""
+        if what == "making":
+            self.manual_making = True
+        elif what == "offer":
+            self.manual_making = False
+            self.manual_offer = f"{self.page}?{self._invite_query()}#o={blob}"
+        elif what == "answer":
+            self.answer_out = blob
+
+    # -- output ------------------------------------------------------------------------------
+    def seats(self) -> tuple[str, ...]:
+        me = self.link.seat
+        return tuple(t("you" if p == me else "link_friend", self.lang)
+                     for p in range(self.game_players()))
+
+    def _headline(self, outcome: dict[str, Any]) -> str:
+        if not outcome["winners"]:
+            return t("draw", self.lang)
+        return t("you_win" if self.link.seat in outcome["winners"] else "you_lose", self.lang)
+
+    def _status_html(self) -> str:
+        key = f"status_{self.status}"
+        if self.status == "waiting":
+            key = "status_waiting_host" if self.role == "host" else "status_waiting_guest"
+        if self.elsewhere:
+            key = "link_moved"
+        return (f'<p class="peer-status" role="status" data-status="{esc(self.status)}">'
+                f'<span class="dot" aria-hidden="true"></span>{esc(t(key, self.lang))}</p>')
+
+    def _header_extra(self) -> str:
+        return self._status_html() if self.playing else ""
+
+    def _side_extra(self) -> str:
+        return (f'<details class="link-about"><summary>{esc(t("link_about", self.lang))}</summary>'
+                f'<p>{esc(t("link_about_body", self.lang))}</p></details>')
+
+    def _over_extra(self) -> str:
+        lang = self.lang
+        if isinstance(self.link, Host):
+            return f'<p class="verdict">{esc(t("link_host_checks", lang))}</p>'
+        verdict = self.link.verdict
+        if verdict is None:
+            return f'<p class="verdict" data-verdict="pending">{esc(t("link_checking", lang))}</p>'
+        if verdict.ok:
+            return (f'<p class="verdict" data-verdict="ok">✓ {esc(t("link_verified", lang))}</p>')
+        items = "".join(f"<li>{esc(p)}</li>" for p in verdict.problems)
+        return (f'<div class="verdict" data-verdict="failed"><p>⚠ '
+                f'{esc(t("link_not_verified", lang))}</p><ul>{items}</ul></div>')
+
+    def _rematch_button(self) -> str:
+        if self.role == "host":
+            return super()._rematch_button()
+        return f'<p class="muted">{esc(t("link_rematch_wait", self.lang))}</p>'
+
+    def html(self) -> str:
+        record = self.record()
+        data = f'<pre hidden data-record>{esc(record)}</pre>' if record else ""
+        if self.playing and not self.elsewhere:
+            return super().html() + data
+        return self._room_html() + data
+
+    def _header(self) -> str:
+        lang = self.lang
+        other = i18n.LANGS[1 - i18n.LANGS.index(lang)]
+        return (f'<header class="bar"><a class="home" href="./index.html">← {esc(t("lobby", lang))}</a>'
+                f'<h1>{esc(self.title())}</h1>'
+                f'<button type="button" class="lang" data-cmd="lang:{other}" lang="{other}" '
+                f'title="{esc(t("lang_switch_label", lang))}">{esc(t("lang_switch", lang))}</button>'
+                f'</header>')
+
+    def _options_text(self) -> str:
+        lang = self.lang
+        parts = []
+        for name, value in self.options.items():
+            labels = self.game.option_labels.get(name, {})
+            label = labels.get("label", {}).get(lang, name)
+            shown = labels.get(value, {}).get(lang, str(value)) if isinstance(
+                labels.get(value), dict) else str(value)
+            parts.append(f"{label}: {shown}")
+        return " · ".join(parts) or "—"
+
+    def _room_html(self) -> str:
+        """Before the game: the host's invitation, or the guest's Join screen."""
+        lang = self.lang
+        body: list[str] = []
+        if self.role == "host":
+            invite = self.invite()
+            body.append(f'<h2 id="room-title">{esc(t("link_title", lang))}: {esc(self.title())}</h2>')
+            body.append(self._status_html())
+            body.append(f'<p>{esc(t("link_send", lang))}</p>')
+            body.append(f'<p class="invite"><a data-invite href="{esc(invite)}">{esc(invite)}</a></p>')
+            body.append(f'<p class="buttons"><button type="button" class="primary" '
+                        f'data-link-cmd="copy" data-copy="{esc(invite)}">{esc(t("link_copy", lang))}</button>'
+                        f'<button type="button" data-link-cmd="share" data-copy="{esc(invite)}" hidden>'
+                        f'{esc(t("link_share", lang))}</button></p>')
+            body.append(self._qr(invite, t("link_qr", lang)))
+            body.append(self._manual_host_html())
+        elif self.bad_link:
+            body.append(f'<p class="message" role="alert">{esc(t("link_bad", lang))}</p>')
+        elif self.taken() or self.elsewhere:
+            key = "link_moved" if self.elsewhere else "link_taken"
+            body.append(f'<h2 id="room-title">{esc(self.title())}</h2>')
+            body.append(f'<p class="message" role="alert" data-taken>{esc(t(key, lang))}</p>')
+        else:
+            body.append(f'<h2 id="room-title">{esc(t("link_invited", lang, game=self.title()))}</h2>')
+            body.append(f'<dl class="invite-info"><dt>{esc(t("link_game", lang))}</dt>'
+                        f'<dd>{esc(self.title())}</dd><dt>{esc(t("link_options", lang))}</dt>'
+                        f'<dd>{esc(self._options_text())}</dd><dt>{esc(t("link_host", lang))}</dt>'
+                        f'<dd>{esc(t("link_host_is", lang))}</dd></dl>')
+            if not self.joined:
+                body.append(f'<p class="buttons"><button type="button" class="primary" '
+                            f'data-cmd="join" autofocus>{esc(t("link_join", lang))}</button></p>')
+            body.append(self._status_html() if self.joined else "")
+            if self.joined and self.status == "connected":
+                body.append(f'<p class="muted">{esc(t("link_starting", lang))}</p>')
+            if self.answer_out:
+                body.append(f'<div class="manual"><p>{esc(t("link_manual_answer", lang))}</p>'
+                            f'<label for="answer-out">{esc(t("link_manual_answer_label", lang))}</label>'
+                            f'<textarea id="answer-out" readonly rows="4" data-answer>{esc(self.answer_out)}</textarea>'
+                            f'<p><button type="button" data-link-cmd="copy" data-copy="{esc(self.answer_out)}">'
+                            f'{esc(t("link_copy_code", lang))}</button></p></div>')
+        message = f'<p class="message" role="alert">{esc(self.message)}</p>' if self.message else ""
+        return (f'{self._header()}<main class="link-room" aria-labelledby="room-title">'
+                f'{message}{"".join(body)}{self._side_extra()}</main>')
+
+    def _manual_host_html(self) -> str:
+        lang = self.lang
+        inner = [f'<p>{esc(t("link_manual_help", lang))}</p>']
+        if self.manual_offer:
+            inner.append(f'<label for="manual-offer">{esc(t("link_manual_offer", lang))}</label>'
+                         f'<textarea id="manual-offer" readonly rows="4" data-offer>{esc(self.manual_offer)}</textarea>'
+                         f'<p><button type="button" data-link-cmd="copy" data-copy="{esc(self.manual_offer)}">'
+                         f'{esc(t("link_copy", lang))}</button></p>')
+            inner.append(self._qr(self.manual_offer, t("link_qr", lang)))
+            inner.append(f'<label for="manual-answer">{esc(t("link_manual_answer_in", lang))}</label>'
+                         f'<textarea id="manual-answer" rows="4"></textarea>'
+                         f'<p><button type="button" class="primary" data-link-cmd="answer">'
+                         f'{esc(t("link_manual_connect", lang))}</button></p>')
+        elif self.manual_making:
+            inner.append(f'<p class="muted" role="status">{esc(t("link_manual_making", lang))}</p>')
+        else:
+            inner.append(f'<p><button type="button" data-link-cmd="offer">'
+                         f'{esc(t("link_manual_make", lang))}</button></p>')
+        opened = " open" if self.manual_offer or self.manual_making else ""
+        return (f'<details class="manual"{opened}><summary>{esc(t("link_manual", lang))}</summary>'
+                f'{"".join(inner)}</details>')
+
+    def _qr(self, text: str, caption: str) -> str:
+        svg = qr_svg(text)
+        if not svg:
+            return ""
+        return (f'<figure class="qr"><div class="qr-code" role="img" aria-label="{esc(caption)}">'
+                f'{svg}</div><figcaption>{esc(caption)}</figcaption></figure>')
+
+
+def qr_svg(text: str) -> str:
+    """An inline SVG QR code of ``text`` (segno), or "" where segno is not installed."""
+    try:
+        import segno
+    except ImportError:
+        return ""
+    return segno.make(text, error="m").svg_inline(scale=4, border=2, dark="#111",
+                                                 light="#fff", omitsize=False)
