@@ -175,11 +175,48 @@ def _source_hash() -> str:
     return h.hexdigest()
 
 
+#: Pure-Python wheels from PyPI that the app loads in Pyodide, pinned by name and sha256
+#: (segno draws the invite link's QR code). pip downloads them into .wheel-cache/ once.
+RUNTIME_WHEELS = {
+    "segno-1.6.6-py3-none-any.whl":
+        "28c7d081ed0cf935e0411293a465efd4d500704072cdb039778a2ab8736190c7",
+}
+WHEEL_CACHE = ROOT / ".wheel-cache"
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def fetch_runtime_wheels() -> list[Path]:
+    """RUNTIME_WHEELS in dist/wheels/, each checked against its pinned sha256."""
+    wheels = DIST / "wheels"
+    wheels.mkdir(parents=True, exist_ok=True)
+    out = []
+    for name, digest in RUNTIME_WHEELS.items():
+        cached = WHEEL_CACHE / name
+        if not cached.is_file() or _sha256(cached) != digest:
+            project, version = name.split("-")[:2]
+            log(f"downloading {name} (pip download)")
+            WHEEL_CACHE.mkdir(exist_ok=True)
+            _run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+                  "--disable-pip-version-check", "--only-binary=:all:", "-d", str(WHEEL_CACHE),
+                  f"{project}=={version}"], cwd=ROOT)
+        if not cached.is_file() or _sha256(cached) != digest:
+            raise BuildError(f"{name}: missing or not the pinned file (sha256 {digest})")
+        _copy_if_changed(cached, wheels / name)
+        out.append(wheels / name)
+    for stale in wheels.glob("*.whl"):
+        if stale.name not in RUNTIME_WHEELS and not stale.name.startswith("pygames-"):
+            stale.unlink()
+    return out
+
+
 def build_wheel() -> Path:
     wheels = DIST / "wheels"
     stamp = wheels / ".source-sha256"
     digest = _source_hash()
-    existing = sorted(wheels.glob("*.whl"))
+    existing = sorted(wheels.glob("pygames-*.whl"))
     if len(existing) == 1 and stamp.exists() and stamp.read_text().strip() == digest:
         return existing[0]
     if not (ROOT / "pygames" / "__init__.py").is_file():
@@ -205,7 +242,7 @@ def build_wheel() -> Path:
         if len(built) != 1:
             raise BuildError(f"expected one pygames wheel, pip produced {built}")
         wheels.mkdir(parents=True, exist_ok=True)
-        for old in wheels.glob("*.whl"):
+        for old in wheels.glob("pygames-*.whl"):
             old.unlink()
         target = wheels / built[0].name
         shutil.copy2(built[0], target)
@@ -236,7 +273,7 @@ def pyscript_config(wheel: Path) -> dict:
         "interpreter": "./pyodide/pyodide.mjs",
         # A "./" path is resolved by PyScript against the URL of this config file, then
         # handed to loadPyodide({packages}) unchanged ("passthrough": no micropip).
-        "packages": [f"./wheels/{wheel.name}"],
+        "packages": [f"./wheels/{wheel.name}", *(f"./wheels/{n}" for n in RUNTIME_WHEELS)],
         "packages_cache": "passthrough",
         "files": {f"./pgui/{rel}": f"./pgui/{rel}" for rel in pgui_files if rel.endswith(".py")},
         # Python runs in a worker that only answers the page's calls (no window/document
@@ -290,6 +327,7 @@ def build(quiet: bool = False) -> Path:
     DIST.mkdir(exist_ok=True)
     copy_runtime()
     wheel = build_wheel()
+    fetch_runtime_wheels()
     copy_app(wheel)
     if not quiet:
         app = _size(DIST) - sum(_size(DIST / d) for d in RUNTIME_DIRS)
