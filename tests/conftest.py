@@ -110,6 +110,10 @@ def browser_type_launch_args(browser_type_launch_args):
     if exe:
         args["executable_path"] = exe
     extra = list(CHROMIUM_ARGS)
+    # Link play: WebRTC between two pages on this (possibly loopback-only) machine gathers
+    # 127.0.0.1 candidates only with this flag (and camera/microphone permission granted
+    # to the context). Real users need neither.
+    extra.append("--allow-loopback-in-peer-connection")
     if args.get("headless", True):
         extra.insert(0, "--headless")
     args["args"] = [*args.get("args", []), *extra]

@@ -140,7 +140,16 @@
     var focusCmd = (focused && focused.getAttribute && focused.getAttribute("data-cmd")) || "";
     if (heldCmd && !(focused && app.contains(focused))) focusCmd = heldCmd;  // was inert
     if (busy === 0) heldCmd = "";
+    var typed = {};  // what the player is typing (a pasted code) survives a redraw
+    app.querySelectorAll("textarea[id]:not([readonly])").forEach(function (f) { typed[f.id] = f.value; });
     app.innerHTML = r.html;
+    Object.keys(typed).forEach(function (id) {
+      var f = el(id);
+      if (f && !f.readOnly) f.value = typed[id];
+    });
+    if (navigator.share) {
+      app.querySelectorAll('[data-link-cmd="share"]').forEach(function (b) { b.hidden = false; });
+    }
     app.dataset.animating = r.animating || busy > 0 ? "true" : "false";
     app.dataset.over = r.over ? "true" : "false";
     root.lang = r.lang;
@@ -171,8 +180,27 @@
   }
 
   function show(r) {
+    linkPlay(r);
     render(r);
     schedule(r);
+  }
+
+  // Link play (peer.js): the worker's session says what to send, what to keep in storage
+  // and how to connect; the page does it.
+  function linkPlay(r) {
+    if (!r.peer || !window.pygamesPeer) return;
+    if (r.save) {
+      try { localStorage.setItem(r.save.key, r.save.text); } catch (e) { /* storage blocked */ }
+    }
+    if (r.peer.fragment && location.hash.slice(1) !== r.peer.fragment) {
+      history.replaceState(null, "", location.pathname + location.search + "#" + r.peer.fragment);
+    }
+    window.pygamesPeer.update(r.peer);
+    if (r.sends && r.sends.length) window.pygamesPeer.send(r.sends);
+  }
+
+  function peerEvent(kind, peer, text) {
+    return call("peer", [kind, peer || "", text || ""]).then(show, report);
   }
 
   function report(err) {
@@ -185,6 +213,11 @@
   }
 
   function onClick(e) {
+    var linkCmd = e.target.closest("[data-link-cmd]");
+    if (linkCmd && window.pygamesPeer) {
+      window.pygamesPeer.command(linkCmd);
+      return;
+    }
     var target = e.target.closest("[data-cmd]");
     if (!target || target.disabled || !worker || root.dataset.table !== "open") return;
     var cmd = target.getAttribute("data-cmd");
@@ -200,7 +233,10 @@
   // Start the table a query names and show it (a bad link gets the readable error).
   function open(query) {
     query = String(query || "").replace(/^\?/, "");
-    command("open_table", [query, savedLang(), navigator.language || "en"]).then(function (r) {
+    var link = linkStorage(query);
+    var page = new URL("./play.html", location.href).href;
+    command("open_table", [query, savedLang(), navigator.language || "en", link.fragment,
+                           link.stored, page]).then(function (r) {
       if (r.error) {
         root.lang = r.lang;
         window.pygamesFail(r.error);
@@ -211,6 +247,7 @@
         lobby.hidden = true;
         history.pushState(null, "", "./play.html?" + query);
       }
+      if (r.peer) root.dataset.linkRole = r.peer.role;
       el("loading").hidden = true;
       app.hidden = false;
       root.dataset.table = "open";
@@ -221,7 +258,24 @@
     });
   }
 
+  // Link play: the address's fragment (room and key, never sent to a server) and the
+  // session this browser kept for that room (pgui/link.py names the key).
+  function linkStorage(query) {
+    var mode = new URLSearchParams(query).get("mode");
+    var role = mode === "link" ? "host" : mode === "join" ? "guest" : "";
+    var fragment = role ? location.hash.replace(/^#/, "") : "";
+    var room = new URLSearchParams(fragment).get("r") || (new URLSearchParams(fragment).get("o") ? "manual" : "");
+    var stored = "";
+    if (role && room) {
+      try { stored = localStorage.getItem("pygames.link." + room + "." + role) || ""; } catch (e) { /* blocked */ }
+    }
+    return { fragment: fragment, stored: stored };
+  }
+
   function whenReady() {
+    if (window.pygamesPeer) {
+      window.pygamesPeer.bind(peerEvent, function (text) { return call("mac", [text]); });
+    }
     if (el("lobby")) {
       window.pygamesOpen = open;
       if (window.pygamesPending) open(window.pygamesPending);  // Play came first

@@ -23,6 +23,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "coming_soon": {"en": "Coming soon", "ja": "近日公開"},
     "mode": {"en": "Mode", "ja": "モード"},
     "mode_bot": {"en": "vs bot", "ja": "ボットと対戦"},
+    "mode_link": {"en": "Play a friend (send a link)", "ja": "友だちと対戦（リンクを送る）"},
     "mode_hotseat": {"en": "Pass and play (2 players, one device)",
                      "ja": "ホットシート（1台を2人で交代）"},
     "players_n": {"en": "{n} players", "ja": "{n}人"},

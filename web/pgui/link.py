@@ -107,6 +107,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "link_manual_answer": {"en": "Send this answer code back to your friend. The game starts when they paste it.",
                            "ja": "この返信コードを友だちに送り返してください。友だちが貼り付けるとゲームが始まります。"},
     "link_manual_answer_label": {"en": "Your answer code", "ja": "あなたの返信コード"},
+    "link_bad_code": {"en": "That code is not a whole connection code: copy it again, all of it.",
+                      "ja": "そのコードは接続コードとして不完全です。もう一度すべてコピーしてください。"},
     "link_copy_code": {"en": "Copy code", "ja": "コードをコピー"},
     "link_about": {"en": "About link play: what is protected", "ja": "リンク対戦について：守られること"},
     "link_about_body": {
@@ -415,6 +417,9 @@ class LinkTable(Table):
             self.manual_offer = f"{self.page}?{self._invite_query()}#o={blob}"
         elif what == "answer":
             self.answer_out = blob
+        elif what == "bad_code":
+            self.manual_making = False
+            self.message = t("link_bad_code", self.lang)
 
     # -- output ------------------------------------------------------------------------------
     def seats(self) -> tuple[str, ...]:
@@ -434,7 +439,8 @@ class LinkTable(Table):
         if self.elsewhere:
             key = "link_moved"
         return (f'<p class="peer-status" role="status" data-status="{esc(self.status)}">'
-                f'<span class="dot" aria-hidden="true"></span>{esc(t(key, self.lang))}</p>')
+                f'<span class="dot" aria-hidden="true"></span><span class="txt">{esc(t(key, self.lang))}'
+                f'</span></p>')
 
     def _header_extra(self) -> str:
         return self._status_html() if self.playing else ""

@@ -48,7 +48,8 @@ def _radio_group(name: str, legend: str, choices: list[tuple[Any, str]], default
 def _game_card(game: pygames.Game) -> str:
     gid = game.id
     modes = _radio_group("mode", both("mode"), [("bot", both("mode_bot")),
-                                                ("hotseat", both("mode_hotseat"))], "bot", gid)
+                                                ("hotseat", both("mode_hotseat")),
+                                                ("link", both("mode_link"))], "bot", gid)
     options = []
     for name, spec in game.option_schema.items():
         labels = game.option_labels.get(name, {})

@@ -25,6 +25,7 @@ def head(title: str, description: str = "") -> str:
 <link rel="stylesheet" href="./pyscript/core.css">
 <link rel="stylesheet" href="./app.css">
 <script src="./boot.js"></script>
+<script src="./peer.js" defer></script>
 <script src="./glue.js" defer></script>
 <script type="module" src="./pyscript/core.js"></script>"""
 

@@ -148,7 +148,7 @@ class Session:
                 table.set_status(text)
             elif kind == "tick":
                 table.tick()
-            elif kind in ("making", "offer", "answer"):
+            elif kind in ("making", "offer", "answer", "bad_code"):
                 table.manual(kind, text)
         return self.result()
 

@@ -1,0 +1,198 @@
+"""Link play in real Chromium: two browser contexts (two people) over a real WebRTC data
+channel, signaled through the relay of ``python build.py serve`` on 127.0.0.1.
+
+Each side plays only by clicking its own screen. On this loopback-only machine Chromium
+gathers ICE candidates only with ``--allow-loopback-in-peer-connection`` (conftest) and
+camera/microphone permission granted to the context; real users need neither.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from playwright.sync_api import Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+import pygames
+
+pytestmark = pytest.mark.browser
+
+NOT_PLAY = ("lang:", "rematch", "dismiss", "skip", "join")
+PERMS = ["camera", "microphone"]
+
+
+def peer_state(page: Page) -> str:
+    return page.evaluate("document.documentElement.dataset.peer || ''")
+
+
+def wait_peer(page: Page, state: str, timeout: float = 30_000) -> None:
+    page.wait_for_function(f"document.documentElement.dataset.peer === {state!r}",
+                           timeout=timeout)
+
+
+def record(page: Page) -> dict:
+    return json.loads(page.locator("[data-record]").text_content())
+
+
+def click_one(page: Page, rng: random.Random) -> bool:
+    """One click on a settled table if it offers a move; False if there is none now."""
+    if not page.locator('#app[data-animating="false"]').count():
+        return False
+    buttons = page.locator("#app .main button[data-cmd]:not([disabled])")
+    cmds = [c for c in buttons.evaluate_all("els => els.map(e => e.dataset.cmd)")
+            if not c.startswith(NOT_PLAY)]
+    if not cmds:
+        return False
+    cmd = "confirm" if "confirm" in cmds and rng.random() < 0.8 else rng.choice(cmds)
+    try:
+        page.locator(f'#app .main button[data-cmd="{cmd}"]:not([disabled])').first.click(
+            timeout=2_000)
+    except PlaywrightTimeoutError:
+        return False
+    return True
+
+
+def over(page: Page) -> bool:
+    return bool(page.locator('#app[data-over="true"][data-animating="false"]').count())
+
+
+def play(host: Page, guest: Page, rng: random.Random, *, clicks: int | None = None,
+         limit: int = 4000) -> None:
+    """Both people click their own screens until the game is over (or ``clicks`` made)."""
+    made = 0
+    for _ in range(limit):
+        if over(host) and over(guest):
+            return
+        if clicks is not None and made >= clicks:
+            return
+        acted = False
+        for page in (host, guest):
+            if click_one(page, rng):
+                made += 1
+                acted = True
+        if not acted:
+            host.wait_for_timeout(50)
+    raise AssertionError("the game did not end by clicking on both screens")
+
+
+def open_pair(new_context, gid: str, options: str = "", lang: str = "en"):
+    """The host opens Play a friend, the guest opens the invite and presses Join."""
+    hctx = new_context(permissions=PERMS)
+    gctx = new_context(permissions=PERMS)
+    host = hctx.new_page()
+    host.goto(f"/play.html?game={gid}&mode=link&lang={lang}&speed=0{options}")
+    invite = host.locator("[data-invite]").get_attribute("href")
+    assert "#r=" in invite and "&k=" in invite
+    assert peer_state(host) == "waiting"
+    guest = gctx.new_page()
+    guest_url = invite.replace("#", "&speed=0#", 1)
+    guest.goto(guest_url)
+    guest.locator('[data-cmd="join"]').click()
+    wait_peer(guest, "connected")
+    wait_peer(host, "connected")
+    guest.wait_for_selector("#app .main")
+    host.wait_for_selector("#app .main")
+    return hctx, gctx, host, guest, guest_url
+
+
+def finish_and_check(host: Page, guest: Page, rng: random.Random, gid: str) -> None:
+    play(host, guest, rng)
+    guest.wait_for_selector('.verdict[data-verdict="ok"]', timeout=30_000)
+    hrec, grec = record(host), record(guest)
+    assert hrec == grec and hrec["game"] == gid
+    state = pygames.get_game(gid).from_record(hrec)  # the record replays to the end
+    assert state.is_over()
+    assert peer_state(host) == peer_state(guest) == "connected"
+
+
+@pytest.mark.parametrize("gid,options", [("kiriai", ""), ("cardia", "&deck=II")])
+def test_a_whole_game_by_clicking_on_both_sides(new_context, gid, options):
+    rng = random.Random(gid)
+    _, _, host, guest, _ = open_pair(new_context, gid, options, lang="ja" if gid == "cardia"
+                                     else "en")
+    # The guest holds no record (nor state) during play; the host's is on its page.
+    assert guest.locator("[data-record]").count() == 0
+    assert record(host)["actions"] == [] or gid == "cardia"
+    finish_and_check(host, guest, rng, gid)
+
+
+def test_the_guest_closes_its_page_and_reopens_the_link(new_context):
+    rng = random.Random(7)
+    _, gctx, host, guest, guest_url = open_pair(new_context, "kiriai")
+    play(host, guest, rng, clicks=8)
+    played = len(record(host)["actions"])
+    guest.close()
+    wait_peer(host, "reconnecting")
+    guest = gctx.new_page()
+    guest.goto(guest_url)          # no Join again: this browser kept its seat
+    wait_peer(guest, "connected")
+    wait_peer(host, "connected")
+    guest.wait_for_selector("#app .main")
+    assert len(record(host)["actions"]) == played  # nothing lost, nothing replayed
+    finish_and_check(host, guest, rng, "kiriai")
+
+
+def test_the_host_reloads_its_page_and_the_game_goes_on(new_context):
+    rng = random.Random(8)
+    _, _, host, guest, _ = open_pair(new_context, "cardia")
+    play(host, guest, rng, clicks=10)
+    before = record(host)
+    address = host.url
+    assert "#r=" in address  # the room and key stay in the host's own address
+    host.reload()
+    wait_peer(host, "connected")
+    wait_peer(guest, "connected")
+    host.wait_for_selector("#app .main")
+    assert record(host) == before
+    finish_and_check(host, guest, rng, "cardia")
+
+
+def test_a_third_browser_with_the_link_is_told_the_seat_is_taken(new_context):
+    _, _, host, guest, guest_url = open_pair(new_context, "kiriai")
+    other = new_context(permissions=PERMS).new_page()
+    other.goto(guest_url)
+    other.locator('[data-cmd="join"]').click()
+    other.wait_for_selector("[data-taken]")
+    assert peer_state(guest) == "connected"
+
+
+def test_copy_and_paste_connects_with_no_relay(new_context):
+    hctx = new_context(permissions=PERMS)
+    gctx = new_context(permissions=PERMS)
+    for ctx in (hctx, gctx):  # no relay can be reached
+        ctx.route_web_socket("**/relay/**", lambda ws: ws.close())
+    host = hctx.new_page()
+    host.goto("/play.html?game=kiriai&mode=link&lang=en&speed=0")
+    host.locator("details.manual summary").click()
+    host.locator('[data-link-cmd="offer"]').click()
+    offer = host.locator("textarea[data-offer]").input_value(timeout=30_000)
+    assert "#o=" in offer and len(offer) < 3000
+    guest = gctx.new_page()
+    guest.goto(offer.replace("#", "&speed=0#", 1))
+    guest.locator('[data-cmd="join"]').click()
+    answer = guest.locator("textarea[data-answer]").input_value(timeout=30_000)
+    host.locator("#manual-answer").fill(answer)
+    host.locator('[data-link-cmd="answer"]').click()
+    wait_peer(host, "connected")
+    wait_peer(guest, "connected")
+    guest.wait_for_selector("#app .main")
+    rng = random.Random(3)
+    for _ in range(20):  # both choose and reveal: the first actions reach the record
+        play(host, guest, rng, clicks=4)
+        if len(record(host)["actions"]) >= 2:
+            break
+    assert len(record(host)["actions"]) >= 2
+
+
+def test_a_pasted_code_that_is_not_one_is_a_clear_message(new_context):
+    host = new_context(permissions=PERMS).new_page()
+    host.goto("/play.html?game=kiriai&mode=link&lang=ja")
+    host.locator("details.manual summary").click()
+    host.locator('[data-link-cmd="offer"]').click()
+    host.locator("#manual-answer").fill("not-a-code")
+    host.locator('[data-link-cmd="answer"]').click()
+    host.wait_for_selector(".link-room .message[role=alert]")
+    assert "コード" in host.locator(".link-room .message").text_content()
+    assert peer_state(host) == "waiting"

@@ -1,0 +1,460 @@
+// Link play's transport: WebRTC data channels and their signaling, on the main thread.
+//
+// RTCPeerConnection does not exist in a Web Worker, so this thin module does what only a
+// page can: it opens the data channels and hands every channel event and message to
+// Python (the session in the worker, pgui/link.py), and sends what Python answers. It
+// never reads or makes a game message itself.
+//
+// - Signaling, way (a): the WebSocket relay of `python build.py serve` on the same origin
+//   (server.py: /relay/<room>), which forwards offers, answers and ICE candidates only.
+//   Whoever arrives says hello; the host answers a guest's hello with an offer. Offers and
+//   answers carry an HMAC of their SDP under the link's key (made by Python), so the relay,
+//   which never learns the key, cannot put itself in between.
+// - Signaling, way (b), with no server at all: the host makes a complete offer (all ICE
+//   candidates in it), compressed into a code the guest gets by link or QR code; the guest
+//   answers with a code the host pastes back.
+// - ICE servers: ./peer.json ({"iceServers": [...], "relay": "./relay/"}; none by default,
+//   which is enough on one machine or a LAN), or the link's own `ice` (base64url JSON).
+// - <html data-peer>: waiting, connecting, connected, reconnecting or lost.
+// - A Web Lock per room and role: a second tab of this browser that opens the same game is
+//   told it is open elsewhere instead of taking the seat from the first.
+//
+// glue.js calls window.pygamesPeer.update(info) with every result of the worker that has
+// link play's `peer` info, .send(sends) with its messages, .command(button) for the
+// buttons marked data-link-cmd; window.pygamesPeer.bind(call) gives it the worker.
+(function () {
+  "use strict";
+  var root = document.documentElement;
+  var LOST_AFTER = 30000;   // ms without a channel before "reconnecting" becomes "lost"
+  var info = null;
+  var call = null;          // (kind, peer, text) -> Promise of the worker's result
+  var mac = null;           // (text) -> Promise of the HMAC hex
+  var started = false;
+  var settings = null;
+  var ws = null;
+  var backoff = 1000;
+  var links = {};           // peer id -> {pc, dc, open, queue}
+  var everOpen = false;
+  var since = Date.now();   // when the channel was last lost (or the attempt began)
+  var status = "";
+  var manualCount = 0;
+  var ticker = null;
+
+  function log() {
+    if (window.pygamesDebug) console.log.apply(console, ["peer:"].concat([].slice.call(arguments)));
+  }
+
+  // ---------------------------------------------------------------- status
+
+  function anyOpen() {
+    for (var id in links) if (links[id].open) return true;
+    return false;
+  }
+
+  function refresh() {
+    if (!info) return;
+    var s;
+    if (anyOpen()) s = "connected";
+    else if (info.role === "guest" && !info.connect && !started) s = "waiting";
+    else if (!everOpen) s = info.role === "host" ? "waiting" : "connecting";
+    else s = Date.now() - since > LOST_AFTER ? "lost" : "reconnecting";
+    if (info.role === "guest" && !everOpen && started && Date.now() - since > LOST_AFTER) s = "lost";
+    root.dataset.peer = s;
+    if (s !== status) {
+      status = s;
+      if (call) call("status", "", s);
+    }
+  }
+
+  // ---------------------------------------------------------------- codes (copy and paste)
+
+  function b64url(bytes) {
+    var s = "";
+    for (var i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
+    return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  function unb64url(text) {
+    var s = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    var out = new Uint8Array(s.length);
+    for (var i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+    return out;
+  }
+
+  function packCode(obj) {
+    var stream = new Blob([JSON.stringify(obj)]).stream()
+      .pipeThrough(new CompressionStream("deflate-raw"));
+    return new Response(stream).arrayBuffer().then(function (buf) {
+      return b64url(new Uint8Array(buf));
+    });
+  }
+
+  function unpackCode(text) {
+    return Promise.resolve().then(function () {
+      var clean = String(text || "").trim();
+      var hash = clean.indexOf("#o=");
+      if (hash >= 0) clean = clean.slice(hash + 3);  // a whole link pasted
+      clean = clean.replace(/\s+/g, "");
+      var stream = new Blob([unb64url(clean)]).stream()
+        .pipeThrough(new DecompressionStream("deflate-raw"));
+      return new Response(stream).text();
+    }).then(function (json) {
+      var obj = JSON.parse(json);
+      if (!obj || typeof obj.sdp !== "string" || (obj.t !== "o" && obj.t !== "a")) {
+        throw new Error("not a connection code");
+      }
+      return obj;
+    });
+  }
+
+  function gathered(pc) {
+    return new Promise(function (resolve) {
+      if (pc.iceGatheringState === "complete") { resolve(); return; }
+      var timer = setTimeout(resolve, 5000);
+      pc.addEventListener("icegatheringstatechange", function () {
+        if (pc.iceGatheringState === "complete") { clearTimeout(timer); resolve(); }
+      });
+    });
+  }
+
+  // ---------------------------------------------------------------- peer connections
+
+  function iceServers() {
+    if (info && info.ice) {
+      try {
+        var list = JSON.parse(new TextDecoder().decode(unb64url(info.ice)));
+        if (Array.isArray(list)) return list;
+      } catch (e) { /* a damaged ice parameter: use the settings */ }
+    }
+    return (settings && Array.isArray(settings.iceServers)) ? settings.iceServers : [];
+  }
+
+  function pyPeer(id) { return info.role === "guest" ? "host" : id; }
+
+  function newLink(id, onCandidate) {
+    var old = links[id];
+    if (old) closeLink(id, true);
+    var pc = new RTCPeerConnection({ iceServers: iceServers() });
+    var link = { pc: pc, dc: null, open: false, queue: [] };
+    links[id] = link;
+    pc.onicecandidate = function (e) {
+      if (e.candidate && onCandidate) onCandidate(e.candidate.toJSON());
+    };
+    pc.onconnectionstatechange = function () {
+      log("pc", id, pc.connectionState);
+      if (pc.connectionState === "failed" || pc.connectionState === "closed") {
+        if (links[id] === link) closeLink(id, false);
+      }
+    };
+    return link;
+  }
+
+  function wire(id, link, dc) {
+    link.dc = dc;
+    dc.onopen = function () {
+      if (links[id] !== link) return;
+      link.open = true;
+      everOpen = true;
+      log("open", id);
+      refresh();
+      call("open", pyPeer(id));
+    };
+    dc.onmessage = function (e) {
+      if (links[id] === link && typeof e.data === "string") call("message", pyPeer(id), e.data);
+    };
+    dc.onclose = function () {
+      if (links[id] === link) closeLink(id, false);
+    };
+  }
+
+  function closeLink(id, replaced) {
+    var link = links[id];
+    if (!link) return;
+    delete links[id];
+    var wasOpen = link.open;
+    link.open = false;
+    try { if (link.dc) link.dc.close(); } catch (e) { /* already closed */ }
+    try { link.pc.close(); } catch (e) { /* already closed */ }
+    if (wasOpen) {
+      if (!anyOpen()) since = Date.now();
+      if (!replaced || info.role === "host") call("close", pyPeer(id));
+    }
+    refresh();
+    // A guest that lost its host says hello again on the relay (a reloaded host answers).
+    if (!replaced && info.role === "guest") helloAll();
+  }
+
+  function addCandidate(link, cand) {
+    if (link.pc.remoteDescription) {
+      link.pc.addIceCandidate(cand).catch(function (e) { log("candidate", e); });
+    } else {
+      link.queue.push(cand);
+    }
+  }
+
+  function flushCandidates(link) {
+    var queue = link.queue;
+    link.queue = [];
+    queue.forEach(function (c) { addCandidate(link, c); });
+  }
+
+  // ---------------------------------------------------------------- relay signaling
+
+  function relayUrl() {
+    var base = (settings && settings.relay) || "./relay/";
+    var url = new URL(base + encodeURIComponent(info.room), location.href);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    return url.href;
+  }
+
+  var relayPeers = [];
+
+  function openRelay() {
+    if (ws || !info || !info.room || !info.connect) return;
+    var sock;
+    try { sock = new WebSocket(relayUrl()); } catch (e) { return; }
+    ws = sock;
+    sock.onopen = function () { backoff = 1000; };
+    sock.onmessage = function (e) {
+      var m;
+      try { m = JSON.parse(e.data); } catch (err) { return; }
+      onRelay(m);
+    };
+    sock.onclose = function () {
+      if (ws === sock) ws = null;
+      relayPeers = [];
+      setTimeout(openRelay, backoff);
+      backoff = Math.min(backoff * 2, 15000);
+    };
+  }
+
+  function signal(to, data) {
+    if (ws && ws.readyState === 1) ws.send(JSON.stringify({ to: to, data: data }));
+  }
+
+  function helloAll() {
+    relayPeers.forEach(function (p) { signal(p, { kind: "hello", role: info.role }); });
+  }
+
+  function onRelay(m) {
+    if (m.type === "welcome") {
+      relayPeers = (m.peers || []).slice();
+      if (info.role === "host" || !anyOpen()) helloAll();
+    } else if (m.type === "join") {
+      relayPeers.push(m.id);
+    } else if (m.type === "leave") {
+      relayPeers = relayPeers.filter(function (p) { return p !== m.id; });
+    } else if (m.type === "signal" && m.data) {
+      onSignal(m.from, m.data);
+    } else if (m.type === "error") {
+      log("relay error", m.code, m.message);
+    }
+  }
+
+  function onSignal(from, d) {
+    if (d.kind === "hello") {
+      if (info.role === "host" && d.role === "guest") makeOffer(from);
+      else if (info.role === "guest" && d.role === "host" && !anyOpen()) {
+        signal(from, { kind: "hello", role: "guest" });
+      }
+    } else if (d.kind === "offer" && info.role === "guest" && typeof d.sdp === "string") {
+      mac(d.sdp).then(function (m) {
+        if (m !== d.mac) { log("an offer without the link's key: ignored"); return; }
+        answerOffer(from, d.sdp);
+      });
+    } else if (d.kind === "answer" && info.role === "host" && links[from] &&
+               typeof d.sdp === "string") {
+      mac(d.sdp).then(function (m) {
+        if (m !== d.mac || !links[from]) { log("an answer without the link's key: ignored"); return; }
+        var link = links[from];
+        link.pc.setRemoteDescription({ type: "answer", sdp: d.sdp }).then(function () {
+          flushCandidates(link);
+        }).catch(function (e) { log("answer", e); });
+      });
+    } else if (d.kind === "candidate" && links[from] && d.candidate) {
+      addCandidate(links[from], d.candidate);
+    }
+  }
+
+  function makeOffer(to) {
+    var link = newLink(to, function (c) { signal(to, { kind: "candidate", candidate: c }); });
+    wire(to, link, link.pc.createDataChannel("pygames", { ordered: true }));
+    link.pc.createOffer().then(function (offer) {
+      return link.pc.setLocalDescription(offer);
+    }).then(function () {
+      var sdp = link.pc.localDescription.sdp;
+      return mac(sdp).then(function (m) { signal(to, { kind: "offer", sdp: sdp, mac: m }); });
+    }).catch(function (e) { log("offer", e); });
+  }
+
+  function answerOffer(from, sdp) {
+    // One host: a new offer replaces whatever channel there was.
+    Object.keys(links).forEach(function (id) { if (id !== from) closeLink(id, true); });
+    var link = newLink(from, function (c) { signal(from, { kind: "candidate", candidate: c }); });
+    link.pc.ondatachannel = function (e) { wire(from, link, e.channel); };
+    link.pc.setRemoteDescription({ type: "offer", sdp: sdp }).then(function () {
+      flushCandidates(link);
+      return link.pc.createAnswer();
+    }).then(function (answer) {
+      return link.pc.setLocalDescription(answer);
+    }).then(function () {
+      var local = link.pc.localDescription.sdp;
+      return mac(local).then(function (m) { signal(from, { kind: "answer", sdp: local, mac: m }); });
+    }).catch(function (e) { log("answer", e); });
+  }
+
+  // ---------------------------------------------------------------- copy and paste
+
+  var manualLink = null;
+
+  function manualOffer() {
+    manualCount += 1;
+    var id = "manual" + manualCount;
+    call("making", "", "");
+    var link = newLink(id, null);
+    manualLink = link;
+    wire(id, link, link.pc.createDataChannel("pygames", { ordered: true }));
+    link.pc.createOffer().then(function (offer) {
+      return link.pc.setLocalDescription(offer);
+    }).then(function () {
+      return gathered(link.pc);
+    }).then(function () {
+      return packCode({ t: "o", sdp: link.pc.localDescription.sdp });
+    }).then(function (code) {
+      call("offer", "", code);
+    }).catch(function (e) { log("manual offer", e); });
+  }
+
+  function manualAnswer() {
+    var field = document.getElementById("manual-answer");
+    var link = manualLink;
+    if (!field || !link) return;
+    unpackCode(field.value).then(function (obj) {
+      if (obj.t !== "a") throw new Error("not an answer code");
+      return link.pc.setRemoteDescription({ type: "answer", sdp: obj.sdp });
+    }).catch(function (e) {
+      log("manual answer", e);
+      call("bad_code", "", "");
+    });
+  }
+
+  function answerManualOffer(code) {
+    unpackCode(code).then(function (obj) {
+      if (obj.t !== "o") throw new Error("not an offer code");
+      var link = newLink("manual", null);
+      link.pc.ondatachannel = function (e) { wire("manual", link, e.channel); };
+      return link.pc.setRemoteDescription({ type: "offer", sdp: obj.sdp }).then(function () {
+        return link.pc.createAnswer();
+      }).then(function (answer) {
+        return link.pc.setLocalDescription(answer);
+      }).then(function () {
+        return gathered(link.pc);
+      }).then(function () {
+        return packCode({ t: "a", sdp: link.pc.localDescription.sdp });
+      }).then(function (answerCode) {
+        call("answer", "", answerCode);
+      });
+    }).catch(function (e) {
+      log("manual offer in", e);
+      call("bad_code", "", "");
+    });
+  }
+
+  // ---------------------------------------------------------------- start
+
+  function loadSettings() {
+    return fetch("./peer.json", { cache: "no-cache" }).then(function (r) {
+      return r.ok ? r.json() : {};
+    }).catch(function () { return {}; }).then(function (s) { settings = s || {}; });
+  }
+
+  function begin() {
+    since = Date.now();
+    loadSettings().then(function () {
+      if (info.role === "guest" && info.offer) answerManualOffer(info.offer);
+      else openRelay();
+    });
+    if (!ticker) {
+      ticker = setInterval(function () {
+        refresh();
+        if (anyOpen()) call("tick", "", "");
+      }, 5000);
+    }
+  }
+
+  function start() {
+    if (started || !info || !info.connect) return;
+    started = true;
+    refresh();
+    if (navigator.locks && navigator.locks.request) {
+      navigator.locks.request(info.lock, { ifAvailable: true }, function (lock) {
+        if (!lock) {
+          root.dataset.peer = status = "lost";
+          call("status", "", "elsewhere");
+          return null;
+        }
+        begin();
+        return new Promise(function () {});  // held while this page lives
+      });
+    } else {
+      begin();
+    }
+  }
+
+  window.pygamesPeer = {
+    bind: function (callFn, macFn) { call = callFn; mac = macFn; },
+    update: function (peerInfo) {
+      var first = info === null;
+      info = peerInfo;
+      if (first) refresh();
+      start();
+    },
+    send: function (sends) {
+      sends.forEach(function (s) {
+        var to = s[0];
+        var text = s[1];
+        var ids = info.role === "guest" ? Object.keys(links) : [to];
+        ids.forEach(function (id) {
+          var link = links[id];
+          if (link && link.open) {
+            try { link.dc.send(text); } catch (e) { log("send", e); }
+          }
+        });
+      });
+    },
+    command: function (button) {
+      var what = button.getAttribute("data-link-cmd");
+      var text = button.getAttribute("data-copy") || "";
+      if (what === "copy") copy(button, text);
+      else if (what === "share" && navigator.share) {
+        navigator.share({ url: text }).catch(function () { /* dismissed */ });
+      } else if (what === "offer") manualOffer();
+      else if (what === "answer") manualAnswer();
+    },
+  };
+
+  function copy(button, text) {
+    var done = function () {
+      button.setAttribute("data-copied", "true");
+      button.textContent = root.lang === "ja" ? "コピーしました" : "Copied";
+    };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(text).then(done, function () { fallbackCopy(text); done(); });
+    } else {
+      fallbackCopy(text);
+      done();
+    }
+  }
+
+  function fallbackCopy(text) {
+    var area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.appendChild(area);
+    area.select();
+    try { document.execCommand("copy"); } catch (e) { /* nothing more to try */ }
+    area.remove();
+  }
+})();
