@@ -11,7 +11,9 @@ Prints, in one run:
   and the longest main-thread gap (a 0 ms timer chain: catches tasks of any length, give
   or take 4 ms) during lobby boot (navigation until Python is ready), table boot
   (navigation until the table is ready) and a whole game against the bot, clicked
-  through like a player does (every reveal watched at ``speed=100``).
+  through like a player does (every reveal watched at ``speed=100``);
+* link play between two Chromium contexts over WebRTC on loopback: invite opened → first
+  state on the guest's screen, message round trip (median, p95), bytes per action.
 
 ``python bench.py [--dist DIR] [--runs N] [--pages]`` runs it against any built ``dist/``
 (e.g. an older checkout's, to compare); ``--pages`` skips the playouts.
@@ -315,6 +317,83 @@ def bench_main_thread(browser, new_page, base: str, runs: int, failure, Playwrig
         print(f"  problem: {problem}")
 
 
+def bench_link(start_server_thread: Callable, dist: Path, flags: list[str],
+               pings: int = 200) -> None:
+    """Link play over a real data channel on loopback, relay-signaled: open the invite →
+    first state on the guest's screen, the round trip of one message each way through
+    Python on both sides (median, p95), and bytes per action over a whole game."""
+    import random
+
+    from playwright.sync_api import sync_playwright
+
+    server, base = start_server_thread(0, dist, log_errors=False)
+    args = launch_args([*flags, "--allow-loopback-in-peer-connection"])
+    perms = ["camera", "microphone"]
+    print("\nLink play (two Chromium contexts, WebRTC on 127.0.0.1, relay signaling)")
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(**args)
+            for gid in ("kiriai", "cardia"):
+                host = browser.new_context(permissions=perms).new_page()
+                host.goto(f"{base}/play.html?game={gid}&mode=link&lang=en&speed=0")
+                invite = host.locator("[data-invite]").get_attribute("href", timeout=120_000)
+                guest = browser.new_context(permissions=perms).new_page()
+                t0 = time.perf_counter()
+                guest.goto(invite.replace("#", "&speed=0#", 1))
+                guest.locator('[data-cmd="join"]').click(timeout=120_000)
+                t_join = time.perf_counter()
+                guest.wait_for_selector("#app .main", timeout=60_000)
+                t1 = time.perf_counter()
+                snap = "({...window.pygamesPeer.stats})"
+                h0, g0 = host.evaluate(snap), guest.evaluate(snap)
+                rtts = [guest.evaluate("window.pygamesPeer.ping()") for _ in range(pings)]
+                h1, g1 = host.evaluate(snap), guest.evaluate(snap)
+                rtts.sort()
+                rng = random.Random(1)
+                for _ in range(6000):
+                    if all(pg.locator('#app[data-over="true"][data-animating="false"]').count()
+                           for pg in (host, guest)):
+                        break
+                    for pg in (host, guest):
+                        if not pg.locator('#app[data-animating="false"]').count():
+                            continue
+                        cmds = [c for c in pg.locator(
+                            "#app .main button[data-cmd]:not([disabled])").evaluate_all(
+                            "els => els.map(e => e.dataset.cmd)")
+                            if not c.startswith(("lang:", "rematch", "dismiss", "skip"))]
+                        if cmds:
+                            cmd = "confirm" if "confirm" in cmds else rng.choice(cmds)
+                            try:
+                                pg.locator(f'#app .main button[data-cmd="{cmd}"]'
+                                           ':not([disabled])').first.click(timeout=2_000)
+                            except Exception:  # noqa: BLE001 - redrawn under the pointer
+                                pass
+                h2, g2 = host.evaluate(snap), guest.evaluate(snap)
+
+                def played(k, a0, a1, a2):  # everything but the pings
+                    return a2[k] - (a1[k] - a0[k])
+
+                hstats = {k: played(k, h0, h1, h2) for k in h2}
+                gstats = {k: played(k, g0, g1, g2) for k in g2}
+                actions = len(host.evaluate(
+                    "JSON.parse(document.querySelector('[data-record]').textContent)")["actions"])
+                print(f"{gid}: open invite -> Join shown + clicked {(t_join - t0) * 1000:.0f} ms, "
+                      f"Join -> first state on screen {(t1 - t_join) * 1000:.0f} ms")
+                print(f"  round trip (guest -> host -> guest, {pings} pings): median "
+                      f"{statistics.median(rtts):.1f} ms, p95 {rtts[int(len(rtts) * .95)]:.1f} ms")
+                if actions:
+                    out_b = hstats["bytesOut"]
+                    print(f"  whole game: {actions} actions; host -> guest {out_b} B in "
+                          f"{hstats['messagesOut']} messages, "
+                          f"guest -> host {gstats['bytesOut']} B; "
+                          f"{(out_b + gstats['bytesOut']) / actions:.0f} B per action")
+                for pg in (host, guest):
+                    pg.context.close()
+            browser.close()
+    finally:
+        server.shutdown()
+
+
 def run(dist: Path, budget: float, runs: int, start_server_thread: Callable,
         flags: list[str], pages_only: bool = False) -> int:
     for p in (str(ROOT / "web"), str(ROOT)):
@@ -323,6 +402,7 @@ def run(dist: Path, budget: float, runs: int, start_server_thread: Callable,
     if not pages_only:
         bench_playouts(budget)
     bench_pages(dist, runs, start_server_thread, flags)
+    bench_link(start_server_thread, dist, flags)
     return 0
 
 

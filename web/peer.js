@@ -39,6 +39,9 @@
   var status = "";
   var manualCount = 0;
   var ticker = null;
+  // What went over the data channels (for the benchmark: bench.py), and a pending ping.
+  var stats = { messagesOut: 0, bytesOut: 0, messagesIn: 0, bytesIn: 0 };
+  var pings = [];
 
   function log() {
     if (window.pygamesDebug) console.log.apply(console, ["peer:"].concat([].slice.call(arguments)));
@@ -160,7 +163,13 @@
       call("open", pyPeer(id));
     };
     dc.onmessage = function (e) {
-      if (links[id] === link && typeof e.data === "string") call("message", pyPeer(id), e.data);
+      if (links[id] !== link || typeof e.data !== "string") return;
+      stats.messagesIn += 1;
+      stats.bytesIn += new Blob([e.data]).size;
+      var waiting = pings;
+      pings = [];
+      waiting.forEach(function (resolve) { resolve(); });
+      call("message", pyPeer(id), e.data);
     };
     dc.onclose = function () {
       if (links[id] === link) closeLink(id, false);
@@ -417,10 +426,23 @@
         ids.forEach(function (id) {
           var link = links[id];
           if (link && link.open) {
-            try { link.dc.send(text); } catch (e) { log("send", e); }
+            try {
+              link.dc.send(text);
+              stats.messagesOut += 1;
+              stats.bytesOut += new Blob([text]).size;
+            } catch (e) { log("send", e); }
           }
         });
       });
+    },
+    stats: stats,
+    // A guest asks the host for its picture and waits for the answer: one message each
+    // way over the data channel, through Python on both sides (bench.py's round trip).
+    ping: function () {
+      var t0 = performance.now();
+      var answered = new Promise(function (resolve) { pings.push(resolve); });
+      call("poll", "", "");
+      return answered.then(function () { return performance.now() - t0; });
     },
     command: function (button) {
       var what = button.getAttribute("data-link-cmd");

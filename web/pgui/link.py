@@ -335,10 +335,10 @@ class LinkTable(Table):
         if status in STATUSES:
             self.status = status
 
-    def tick(self) -> None:
+    def tick(self, force: bool = False) -> None:
         """The page's slow timer: a guest that heard nothing for a while checks in."""
         if (isinstance(self.link, Guest) and self.status == "connected" and self.link.seat
-                is not None and time.monotonic() - self._heard >= POLL_AFTER):
+                is not None and (force or time.monotonic() - self._heard >= POLL_AFTER)):
             self._heard = time.monotonic()
             self.outbox += self.link.poll()
 

@@ -134,7 +134,8 @@ class Session:
 
     def peer(self, kind: str, peer: str = "", text: str = "") -> dict[str, Any]:
         """What the page's WebRTC glue saw (link play only): ``open``/``message``/``close``
-        of a data channel to ``peer``, a connection ``status``, the slow ``tick``, or the
+        of a data channel to ``peer``, a connection ``status``, the slow ``tick`` (``poll``:
+        check in with the host now), or the
         copy-and-paste flow's ``making``/``offer``/``answer`` (``text`` = the code)."""
         table = self._table()
         if isinstance(table, LinkTable):
@@ -148,6 +149,8 @@ class Session:
                 table.set_status(text)
             elif kind == "tick":
                 table.tick()
+            elif kind == "poll":
+                table.tick(force=True)
             elif kind in ("making", "offer", "answer", "bad_code"):
                 table.manual(kind, text)
         return self.result()
