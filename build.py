@@ -2,28 +2,32 @@
 """Build, serve, test and benchmark pygames (standard library only, Python 3.11+).
 
     python build.py [build]              assemble dist/ (runtime from npm, our wheel, the app)
-    python build.py serve [--port N]     build, then serve dist/ on http://127.0.0.1:N (8000)
+    python build.py serve [--port N] [--host H]
+                                         build, then serve dist/ and the link-play relay
+                                         on http://127.0.0.1:N (8000); --host 0.0.0.0 for a LAN
     python build.py test [pytest args]   .venv + ruff + build + pytest (Chromium via Playwright)
     python build.py bench                CPython playouts/s, page-ready times and main-thread
                                          tasks in Chromium (bench.py)
 
 Nothing is fetched at run time from a CDN: Pyodide and PyScript come from npm (``npm ci``,
 checked against package-lock.json's integrity hashes) and are served from dist/.
+
+The server (static files plus the WebSocket signaling relay) is server.py, on aiohttp; like
+the tests and the benchmark (bench.py) it runs inside .venv, which this script creates and
+fills from pyproject.toml's ``test`` extra.
 """
 
 from __future__ import annotations
 
 import argparse
-import functools
 import hashlib
-import http.server
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import tomllib
 from pathlib import Path
@@ -340,102 +344,64 @@ def build(quiet: bool = False) -> Path:
 
 
 # --------------------------------------------------------------------------- serving
-
-MIME_TYPES = {
-    ".html": "text/html; charset=utf-8",
-    ".htm": "text/html; charset=utf-8",
-    ".css": "text/css; charset=utf-8",
-    ".js": "text/javascript",
-    ".mjs": "text/javascript",
-    ".wasm": "application/wasm",
-    ".whl": "application/zip",
-    ".zip": "application/zip",
-    ".json": "application/json",
-    ".webmanifest": "application/manifest+json",
-    ".svg": "image/svg+xml",
-    ".py": "text/plain; charset=utf-8",
-    ".txt": "text/plain; charset=utf-8",
-    ".md": "text/plain; charset=utf-8",
-    ".toml": "text/plain; charset=utf-8",
-    ".png": "image/png",
-    ".ico": "image/x-icon",
-    ".webp": "image/webp",
-    ".jpg": "image/jpeg",
-    ".woff2": "font/woff2",
-}
-CACHED_PREFIXES = ("/pyodide/", "/pyscript/", "/wheels/")
+# The server itself (static dist/ plus the link-play signaling relay) is server.py, on
+# aiohttp: it runs inside .venv, so it is imported only when a server is started.
 
 
-class Handler(http.server.SimpleHTTPRequestHandler):
-    """Static files from dist/ with explicit MIME types and cache headers, quiet logs."""
-
-    protocol_version = "HTTP/1.1"  # keep-alive: many small files per page
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, **MIME_TYPES}
-
-    def end_headers(self) -> None:
-        path = self.path.split("?", 1)[0]
-        if path.startswith(CACHED_PREFIXES):
-            self.send_header("Cache-Control", "public, max-age=86400")
-        else:
-            self.send_header("Cache-Control", "no-cache")
-        super().end_headers()
-
-    def log_message(self, format: str, *args) -> None:  # noqa: A002 - signature from stdlib
-        pass
-
-    def log_request(self, code="-", size="-") -> None:
-        if isinstance(code, int) and code >= 400 and getattr(self.server, "log_errors", True):
-            if code == 404 and self.path == "/favicon.ico":
-                return
-            sys.stderr.write(f"[serve] {int(code)} {self.command} {self.path}\n")
-
-
-class Server(http.server.ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
-
-    def handle_error(self, request, client_address) -> None:
-        exc = sys.exc_info()[1]
-        if isinstance(exc, ConnectionError | TimeoutError):
-            return  # the browser went away mid-response: normal during tests
-        super().handle_error(request, client_address)
-
-
-def make_server(
-    port: int = 0, directory: Path | str = DIST, host: str = "127.0.0.1", log_errors: bool = True
-) -> Server:
-    """A ready-to-run server for ``directory`` (port 0 = any free port: see server_address).
-
-    Requests are not logged, except 4xx/5xx responses to stderr when ``log_errors``.
-    """
-    handler = functools.partial(Handler, directory=str(directory))
-    server = Server((host, port), handler)
-    server.log_errors = log_errors
+def _server_module():
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    try:
+        import server
+    except ImportError as e:
+        raise BuildError(
+            f"server.py needs aiohttp ({e}): run it with {venv_python()}, "
+            "or use `python build.py serve`, which sets .venv up"
+        ) from e
     return server
 
 
-def start_server_thread(
-    port: int = 0, directory: Path | str = DIST, log_errors: bool = True
-) -> tuple[Server, str]:
-    """Start a server in a daemon thread. Returns (server, base URL); call server.shutdown()."""
-    server = make_server(port, directory, log_errors=log_errors)
-    threading.Thread(target=server.serve_forever, name="pygames-http", daemon=True).start()
-    host, port = server.server_address[:2]
-    return server, f"http://{host}:{port}"
+def start_server_thread(port: int = 0, directory: Path | str = DIST, log_errors: bool = True):
+    """Serve ``directory`` and the relay from a daemon thread (server.py; needs aiohttp).
+
+    Returns (server, base URL ``http://127.0.0.1:PORT``); stop it with ``server.shutdown()``.
+    """
+    return _server_module().start_server_thread(port, directory, log_errors=log_errors)
 
 
-def serve(port: int) -> int:
+def serve(port: int, host: str = "127.0.0.1") -> int:
+    """Build, set .venv up, then run server.py in it until Ctrl-C (or SIGTERM)."""
     build()
-    server = make_server(port, DIST)
-    host, real_port = server.server_address[:2]
-    print(f"Serving dist/ at http://{host}:{real_port}/  (Ctrl-C to stop)", flush=True)
+    py = ensure_venv()
+    cmd = [str(py), str(ROOT / "build.py"), "_serve", str(port), host]
+    # The child stops by itself on Ctrl-C (same process group), on SIGTERM (forwarded
+    # below) and when its stdin closes (this process died without forwarding anything).
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE)
+    previous = signal.signal(signal.SIGTERM, lambda *_: proc.terminate())
     try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        print("\nstopped", flush=True)
+        while True:
+            try:
+                return proc.wait()
+            except KeyboardInterrupt:
+                try:
+                    return proc.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    proc.terminate()
     finally:
-        server.server_close()
-    return 0
+        signal.signal(signal.SIGTERM, previous)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _serve_child(port: int, host: str) -> int:
+    """Runs inside .venv: the server until Ctrl-C, SIGTERM or the end of stdin."""
+    server = _server_module()
+    try:
+        return server.serve(port, DIST, host, stop_on_stdin_eof=True)
+    except OSError as e:
+        print(f"build.py: cannot serve on {host}:{port}: {e}", file=sys.stderr)
+        return 1
 
 
 # --------------------------------------------------------------------------- venv + Chromium
@@ -562,12 +528,18 @@ def main(argv: list[str] | None = None) -> int:
         if cmd == "serve":
             ap = argparse.ArgumentParser(prog="build.py serve")
             ap.add_argument("--port", type=int, default=8000)
-            return serve(ap.parse_args(argv).port)
+            ap.add_argument(
+                "--host", default="127.0.0.1", help="address to bind (0.0.0.0: your LAN too)"
+            )
+            args = ap.parse_args(argv)
+            return serve(args.port, args.host)
         if cmd == "test":
             return run_tests(argv)
         if cmd == "bench":
             argparse.ArgumentParser(prog="build.py bench").parse_args(argv)
             return bench()
+        if cmd == "_serve":  # internal: runs inside .venv
+            return _serve_child(int(argv[0]), argv[1])
         if cmd == "_bench":  # internal: runs inside .venv
             return _bench_child(float(argv[0]), int(argv[1]))
     except BuildError as e:

@@ -6,6 +6,7 @@ import json
 import re
 import shutil
 import subprocess
+import urllib.error
 import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -196,6 +197,18 @@ def test_readme_serve_command_serves_the_app_on_the_chosen_port():
             assert resp.headers["Content-Type"] == "application/wasm"
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/play.html") as resp:
             assert '<script type="py" worker src="./worker.py"' in resp.read().decode()
+        # The link-play relay is on the same origin (a plain GET is told to upgrade).
+        with pytest.raises(urllib.error.HTTPError) as info:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/relay/room-0001")
+        assert info.value.code == 426
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+    # serve runs the server in a child (inside .venv): it stops with its parent.
+    deadline = time.monotonic() + 10
+    while True:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) != 0:
+                break
+        assert time.monotonic() < deadline, "the server outlived `build.py serve`"
+        time.sleep(0.2)
