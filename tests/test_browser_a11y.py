@@ -90,3 +90,27 @@ def test_error_screen_has_no_serious_accessibility_violation(page: Page):
     page.goto("/play.html?game=nosuchgame&lang=en")
     page.wait_for_selector('html[data-failed="true"]')
     assert axe_problems(page) == []
+
+
+@pytest.mark.parametrize("gid", pygames.game_ids())
+def test_link_play_pages_have_no_serious_accessibility_violation(new_context, gid):
+    """The host's invitation (with its QR code and copy-and-paste codes), the guest's Join
+    screen, and both tables once connected."""
+    perms = ["camera", "microphone"]
+    host = new_context(permissions=perms).new_page()
+    host.goto(f"/play.html?game={gid}&mode=link&lang=ja&speed=0")
+    host.wait_for_selector(READY)
+    host.locator("details.manual summary").click()
+    host.locator('[data-link-cmd="offer"]').click()
+    host.wait_for_selector("textarea[data-offer]")
+    assert axe_problems(host) == [], "the host's invitation"
+    invite = host.locator("[data-invite]").get_attribute("href")
+    guest = new_context(permissions=perms).new_page()
+    guest.goto(invite.replace("#", "&speed=0&lang=en#", 1))
+    guest.wait_for_selector('[data-cmd="join"]')
+    assert axe_problems(guest) == [], "the guest's Join screen"
+    guest.locator('[data-cmd="join"]').click()
+    for page in (host, guest):
+        page.wait_for_selector("#app .main .peer-status, #app .bar .peer-status")
+        page.wait_for_selector('#app[data-animating="false"]')
+        assert axe_problems(page) == [], "a connected table"

@@ -196,3 +196,21 @@ def test_a_pasted_code_that_is_not_one_is_a_clear_message(new_context):
     host.wait_for_selector(".link-room .message[role=alert]")
     assert "コード" in host.locator(".link-room .message").text_content()
     assert peer_state(host) == "waiting"
+
+
+def test_play_a_friend_from_the_lobby_with_options(new_context):
+    """The lobby's card: choose Play a friend and an option, press Play; the invitation
+    appears in place, its link carries the option, and the address keeps the room."""
+    host = new_context(permissions=PERMS).new_page()
+    host.goto("/index.html?lang=en")
+    card = host.locator("#game-cardia")
+    card.locator('input[name="mode"][value="link"]').check()
+    card.locator("details.options summary").click()
+    card.locator('input[name="deck"][value="II"]').check()
+    card.locator("button.play").click()
+    invite = host.locator("[data-invite]").get_attribute("href")
+    assert "game=cardia" in invite and "deck=II" in invite and "mode=join" in invite
+    assert "play.html?" in host.url and "mode=link" in host.url
+    assert host.url.split("#")[1] == invite.split("#")[1]  # the room survives a reload
+    assert host.locator(".qr svg").count() == 1
+    assert peer_state(host) == "waiting"
