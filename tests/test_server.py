@@ -10,6 +10,7 @@ import asyncio
 import http.client
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from urllib.parse import urlsplit
 
@@ -88,7 +89,13 @@ def raw_get(url: str, path: str, method: str = "GET"):
 
 
 def run(coro):
-    return asyncio.run(asyncio.wait_for(coro, 20))
+    """Run a client scenario on a fresh event loop in a thread of its own.
+
+    Not in this thread: after a browser test, Playwright's sync API keeps an event loop
+    running here, and asyncio.run() refuses to start inside it.
+    """
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, asyncio.wait_for(coro, 20)).result()
 
 
 def relay_url(url: str, room: str = ROOM) -> str:
