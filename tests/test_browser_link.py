@@ -184,6 +184,12 @@ def test_copy_and_paste_connects_with_no_relay(new_context):
         if len(record(host)["actions"]) >= 2:
             break
     assert len(record(host)["actions"]) >= 2
+    # The guest can keep its own part of the game as a file (for a host gone for good).
+    guest.locator("details.link-about summary").click()
+    with guest.expect_download() as info:
+        guest.locator('[data-link-cmd="download"]').click()
+    part = json.loads(open(info.value.path(), encoding="utf-8").read())
+    assert part["game"] == "kiriai" and part["seat"] == 1 and part["events"]
 
 
 def test_a_pasted_code_that_is_not_one_is_a_clear_message(new_context):

@@ -240,3 +240,31 @@ def test_the_page_session_passes_sends_saves_and_peer_info():
                  stored=s.table.link.to_json())
     assert s2.table.link.secret == s.table.link.secret
     assert r2["peer"]["fragment"] == r["peer"]["fragment"]
+
+
+def test_a_guest_keeps_its_own_part_when_the_host_is_gone():
+    host, guest, _ = pair("cardia")
+    guest.command("join")
+    wire = Wire(host, guest)
+    wire.connect()
+    play_turns_until = random.Random(5)
+    for _ in range(200):
+        if len(guest.link.sent) >= 2:
+            break
+        for table in (host, guest):
+            while table.animating:
+                table.command("skip")
+            cmds = [c for c in enabled_commands(table.html()) if not c.startswith(NOT_PLAY)]
+            if cmds:
+                table.command(play_turns_until.choice(cmds))
+                wire.pump()
+    guest.set_status("lost")  # the host never comes back
+    html = guest.html()
+    assert 'data-link-cmd="download"' in html
+    part = json.loads(htmllib.unescape(re.search(r"<pre hidden data-partial>(.*?)</pre>", html,
+                                                 re.S).group(1)))
+    assert part["seat"] == guest.link.seat and part["events"] == guest.link.events
+    assert part["my_actions"] == {str(p): a for p, a in guest.link.sent.items()}
+    # Only what the guest's seat may see: the same view and events the host gives it.
+    assert part["view"] == json.loads(json.dumps(host.link.state.view(guest.link.seat)))
+    assert 'data-link-cmd="download"' not in host.html()  # the host has the record itself

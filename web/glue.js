@@ -142,7 +142,15 @@
     if (busy === 0) heldCmd = "";
     var typed = {};  // what the player is typing (a pasted code) survives a redraw
     app.querySelectorAll("textarea[id]:not([readonly])").forEach(function (f) { typed[f.id] = f.value; });
+    var opened = {};  // and so does every panel the player opened or closed (log, rules...)
+    app.querySelectorAll("details").forEach(function (d, i) {
+      opened[(d.className || "") + ":" + i] = d.open;
+    });
     app.innerHTML = r.html;
+    app.querySelectorAll("details").forEach(function (d, i) {
+      var key = (d.className || "") + ":" + i;
+      if (key in opened) d.open = opened[key];
+    });
     Object.keys(typed).forEach(function (id) {
       var f = el(id);
       if (f && !f.readOnly) f.value = typed[id];

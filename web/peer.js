@@ -450,10 +450,25 @@
       if (what === "copy") copy(button, text);
       else if (what === "share" && navigator.share) {
         navigator.share({ url: text }).catch(function () { /* dismissed */ });
-      } else if (what === "offer") manualOffer();
+      } else if (what === "download") download(button);
+      else if (what === "offer") manualOffer();
       else if (what === "answer") manualAnswer();
     },
   };
+
+  // A guest's own part of the game, as a file (pgui/link.py puts it in [data-partial]).
+  function download(button) {
+    var data = document.querySelector("[data-partial]");
+    if (!data) return;
+    var url = URL.createObjectURL(new Blob([data.textContent], { type: "application/json" }));
+    var a = document.createElement("a");
+    a.href = url;
+    a.download = button.getAttribute("data-file") || "pygames.json";
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(function () { URL.revokeObjectURL(url); }, 1000);
+  }
 
   function copy(button, text) {
     var done = function () {

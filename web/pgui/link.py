@@ -110,6 +110,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "link_bad_code": {"en": "That code is not a whole connection code: copy it again, all of it.",
                       "ja": "そのコードは接続コードとして不完全です。もう一度すべてコピーしてください。"},
     "link_copy_code": {"en": "Copy code", "ja": "コードをコピー"},
+    "link_keep": {"en": "Save my part of the game (file)", "ja": "自分側の記録を保存（ファイル）"},
+    "link_keep_help": {"en": "If your friend is gone for good, this file keeps everything your seat saw and chose.",
+                       "ja": "友だちが戻らないときのために、あなたの席で見たことと選んだことをすべてファイルに残せます。"},
     "link_about": {"en": "About link play: what is protected", "ja": "リンク対戦について：守られること"},
     "link_about_body": {
         "en": ("The two browsers talk directly (WebRTC); a server only helps them find each other and never sees the game. "
@@ -445,9 +448,30 @@ class LinkTable(Table):
     def _header_extra(self) -> str:
         return self._status_html() if self.playing else ""
 
+    def partial(self) -> dict[str, Any] | None:
+        """A guest's own part of the game: what its seat saw and chose (kept when the host
+        is gone for good; the whole record comes only with the host's ``end``)."""
+        link = self.link
+        if not isinstance(link, Guest) or link.seat is None or not link.started:
+            return None
+        return {"pygames": "guest-part", "game": link.game_id, "players": link.players,
+                "options": link.options, "seat": link.seat, "match": link.match,
+                "ply": link.ply, "view": link.view, "events": link.events,
+                "my_actions": {str(p): a for p, a in sorted(link.sent.items())},
+                "over": link.over, "outcome": link.outcome}
+
     def _side_extra(self) -> str:
-        return (f'<details class="link-about"><summary>{esc(t("link_about", self.lang))}</summary>'
-                f'<p>{esc(t("link_about_body", self.lang))}</p></details>')
+        lang = self.lang
+        keep = ""
+        part = self.partial() if self.playing else None
+        if part is not None:
+            name = f"pygames-{part['game']}-{self.room or 'manual'}-seat{part['seat']}.json"
+            keep = (f'<p class="muted">{esc(t("link_keep_help", lang))}</p>'
+                    f'<p><button type="button" data-link-cmd="download" data-file="{esc(name)}">'
+                    f'{esc(t("link_keep", lang))}</button></p>'
+                    f'<pre hidden data-partial>{esc(json.dumps(part))}</pre>')
+        return (f'<details class="link-about"><summary>{esc(t("link_about", lang))}</summary>'
+                f'<p>{esc(t("link_about_body", lang))}</p>{keep}</details>')
 
     def _over_extra(self) -> str:
         lang = self.lang
