@@ -114,8 +114,16 @@ def test_a_whole_game_by_clicking_on_both_sides(new_context, gid, options):
                                      else "en")
     # The guest holds no record (nor state) during play; the host's is on its page.
     assert guest.locator("[data-record]").count() == 0
-    assert record(host)["actions"] == [] or gid == "cardia"
+    assert record(host)["actions"] == []
     finish_and_check(host, guest, rng, gid)
+    # Rematch: the host's button; the same connection, a new deal made the same fair way.
+    first = record(host)
+    assert guest.locator('[data-cmd="rematch"]').count() == 0
+    host.locator('[data-cmd="rematch"]').click()
+    guest.wait_for_selector('#app[data-over="false"] .main')
+    host.wait_for_selector('#app[data-over="false"] .main')
+    assert record(host)["seed"] != first["seed"] and record(host)["actions"] == []
+    assert peer_state(host) == peer_state(guest) == "connected"
 
 
 def test_the_guest_closes_its_page_and_reopens_the_link(new_context):
