@@ -164,6 +164,20 @@ class Game(ABC):
     def _new_state(self, seed: int, players: int, options: dict[str, Any]) -> State:
         """Make the first state from checked arguments."""
 
+    def determinize(self, seat: int, view: dict[str, Any], events: list[dict[str, Any]],
+                    rng: Rng) -> State:
+        """A state consistent with everything ``seat`` has seen, its hidden parts drawn
+        from ``rng`` (for search: :mod:`pygames.search`).
+
+        It is made from ``view`` (``view(seat)`` now) and ``events`` (``events(seat)``, all
+        of them) only, never from the true state, so a bot that searches it cannot cheat.
+        The result gives ``seat`` exactly that view and the same legal actions; what the
+        seat cannot know (an opponent's hand, the deck order, a choice made but not yet
+        revealed) is sampled among what is consistent with what it saw. Its events and
+        record may be left empty. Games that support search override this.
+        """
+        raise NotImplementedError(f"{self.id} has no determiniser yet")
+
     def from_record(self, record: dict[str, Any]) -> State:
         """Rebuild a state by replaying a record made by :meth:`State.record`.
 
@@ -304,6 +318,20 @@ class State(ABC):
             "seed": self.seed,
             "actions": [list(a) for a in self._actions],
         }
+
+    # -- the fast path for search (pygames.search) -------------------------------------
+    # Games override these to be cheap; the API battery checks that they give exactly the
+    # states the public protocol gives.
+    def clone_fast(self) -> State:
+        """An independent copy for search: ``to_move``, ``legal_actions``, ``apply_fast``,
+        ``is_over``, ``outcome`` and ``view`` behave as on the original; events and the
+        record may be left out (it is not for showing or saving)."""
+        return self.clone()
+
+    def apply_fast(self, player: int, action: str) -> None:
+        """Play an action taken from ``legal_actions(player)`` without checking it again;
+        events and the record may be skipped. Anything else is undefined."""
+        self.apply(player, action)
 
     def clone(self) -> State:
         """An independent copy."""

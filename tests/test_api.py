@@ -248,6 +248,60 @@ def test_random_playouts(gid, opts, players):
     assert finished == playouts
 
 
+def _public(state):
+    """Everything the protocol shows of a state, for every seat."""
+    return (state.to_move(), state.is_over(), state.outcome(),
+            [state.view(p) for p in [None, *range(state.players)]],
+            [state.legal_actions(p) for p in range(state.players)])
+
+
+@pytest.mark.parametrize(("gid", "opts", "players"), list(all_cases()))
+def test_the_fast_path_gives_the_same_states_as_the_public_protocol(gid, opts, players):
+    """clone_fast + apply_fast (what search plays with) against clone + apply, step by
+    step, from every point of random games: the protocol must not tell them apart."""
+    game = pygames.get_game(gid)
+    for seed in range(12 if gid == "cardia" else 100):
+        state = game.new_game(seed=seed, players=players, options=opts)
+        rng = random.Random(seed)
+        fast = state.clone_fast()
+        while not state.is_over():
+            assert _public(fast) == _public(state)
+            if rng.random() < 0.2:  # a fast copy of a fast copy, at any point
+                fast = fast.clone_fast()
+            p = rng.choice(state.to_move())
+            action = rng.choice(state.legal_actions(p))
+            state.apply(p, action)
+            fast.apply_fast(p, action)
+        assert _public(fast) == _public(state)
+
+
+@pytest.mark.parametrize(("gid", "opts", "players"), list(all_cases()))
+def test_a_determinised_state_agrees_with_everything_the_seat_saw(gid, opts, players):
+    """determinize(seat, view, events) gives that seat the very view and legal actions it
+    has, and plays on to the end by the fast path."""
+    game = pygames.get_game(gid)
+    for seed in range(8 if gid == "cardia" else 40):
+        state = game.new_game(seed=seed, players=players, options=opts)
+        rng = random.Random(seed)
+        while not state.is_over():
+            for seat in range(players):
+                if rng.random() < 0.5:
+                    continue
+                view, legal = state.view(seat), state.legal_actions(seat)
+                world = game.determinize(seat, view, state.events(seat),
+                                         pygames.Rng(rng.randrange(2**32)))
+                assert world.view(seat) == view
+                assert world.legal_actions(seat) == legal
+                assert world.to_move() == state.to_move()
+                for _ in range(400):  # the sampled world plays on like any state
+                    if world.is_over():
+                        break
+                    q = world.to_move()[0]
+                    world.apply_fast(q, rng.choice(world.legal_actions(q)))
+            p = rng.choice(state.to_move())
+            state.apply(p, rng.choice(state.legal_actions(p)))
+
+
 @pytest.mark.parametrize("gid", GAME_IDS)
 def test_record_replays_midgame_and_clone_is_independent(gid):
     game = pygames.get_game(gid)
