@@ -135,7 +135,10 @@
 
   // ---------------------------------------------------------------- the table
 
+  var lastHtml = null;
+
   function render(r) {
+    lastHtml = r.html;
     var focused = document.activeElement;
     var focusCmd = (focused && focused.getAttribute && focused.getAttribute("data-cmd")) || "";
     if (heldCmd && !(focused && app.contains(focused))) focusCmd = heldCmd;  // was inert
@@ -208,7 +211,14 @@
   }
 
   function peerEvent(kind, peer, text) {
-    return call("peer", [kind, peer || "", text || ""]).then(show, report);
+    return call("peer", [kind, peer || "", text || ""]).then(function (r) {
+      if (r.html === lastHtml && busy === 0) {  // nothing to redraw (a tick, a resync)
+        linkPlay(r);
+        schedule(r);
+        return;
+      }
+      show(r);
+    }, report);
   }
 
   function report(err) {
