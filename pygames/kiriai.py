@@ -86,6 +86,31 @@ def _other(stance: str) -> str:
     return EARTH if stance == HEAVEN else HEAVEN
 
 
+#: Advanced setup choices (§3.3): start space from your own end, then stance.
+SETUP_CHOICES = tuple(f"{space}{st}" for space in (2, 3, 4) for st in (HEAVEN, EARTH))
+
+
+def _program_list(aside: str | None, special: str | None) -> list[str]:
+    """Legal programs (§4.1) with ``aside`` resting and ``special`` in hand (None: spent)."""
+    letters = [c for c in MOVES + BASIC_STRIKES if PHYSICAL[c] != aside]
+    if special is not None:
+        letters.append(special)
+    return [a + b for a in letters for b in letters if PHYSICAL[a] != PHYSICAL[b]]
+
+
+#: The legal programs are a pure function of (card set aside, unspent special or None):
+#: all 24 lists, made once (callers get copies).
+_PROGRAMS = {(aside, special): _program_list(aside, special)
+             for aside in (None, *BASE_HAND) for special in (None, *SPECIALS)}
+#: What a 2nd card leaves set aside at clean-up (§4.4; a special is spent instead, K5).
+_ASIDE_AFTER = {c: None if c in SPECIALS else PHYSICAL[c] for c in ALL_CARDS}
+#: Fast-path memo of one reveal (§5), filled on first use by the public rules code (see
+#: ``_reveal_entry``): (size, r, b, red stance, blue stance, red card, blue card) ->
+#: (r, b, red/blue stance after movement, red/blue stance after the strikes' switches,
+#: the player wounded or None). At most 2 x 28 x 4 x 100 entries.
+_REVEALS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+
 class KiriaiGame(Game):
     """Kiri-ai: The Duel (Standard or Advanced battlefield)."""
 
@@ -148,13 +173,16 @@ class KiriaiState(State):
     def to_move(self) -> list[int]:
         if self.phase == "over":
             return []
-        return [p for p in (RED, BLUE) if self.pending[p] is None]
+        red, blue = self.pending
+        if red is None:
+            return [RED, BLUE] if blue is None else [RED]
+        return [BLUE] if blue is None else []
 
     def legal_actions(self, player: int) -> list[str]:
-        if player not in self.to_move():
+        if self.phase == "over" or player not in (RED, BLUE) or self.pending[player] is not None:
             return []
         if self.phase == "setup":
-            return [f"{space}{st}" for space in (2, 3, 4) for st in (HEAVEN, EARTH)]
+            return list(SETUP_CHOICES)
         return self._programs(player)
 
     def _playable(self, player: int) -> list[str]:
@@ -165,8 +193,9 @@ class KiriaiState(State):
         return letters
 
     def _programs(self, player: int) -> list[str]:
-        letters = self._playable(player)
-        return [a + b for a in letters for b in letters if PHYSICAL[a] != PHYSICAL[b]]
+        key = (self.aside[player], None if self.spent[player] else self.special[player])
+        programs = _PROGRAMS.get(key)
+        return _program_list(*key) if programs is None else programs[:]
 
     def explain_illegal(self, player: int, action: str) -> str:
         if self.phase == "setup":
@@ -246,6 +275,81 @@ class KiriaiState(State):
         if player is not None and not setup_hidden:
             view["playable"] = self._playable(player)
         return view
+
+    # -- the fast path for search (pygames.search) ---------------------------------------
+    def clone_fast(self) -> KiriaiState:
+        """A copy for search: the same game, an empty log and record (the view reads
+        neither). The game and options are shared; they are never changed."""
+        twin = object.__new__(KiriaiState)
+        twin.__dict__.update(self.__dict__)
+        twin.log = []
+        twin._actions = []
+        twin.special = self.special[:]
+        twin.spent = self.spent[:]
+        twin.aside = self.aside[:]
+        twin.wounds = self.wounds[:]
+        twin.pending = self.pending[:]
+        twin.pos = self.pos[:]
+        twin.stance = self.stance[:]
+        return twin
+
+    def apply_fast(self, player: int, action: str) -> None:
+        """Play a legal action with no checks, no events and no record.
+
+        The same state as :meth:`apply` (``_resolve_round``): each reveal's movement and
+        strikes come from the ``_REVEALS`` memo, worked out once by the public code."""
+        pending = self.pending
+        if pending[1 - player] is None:
+            pending[player] = action
+            return
+        red, blue = (action, pending[BLUE]) if player == RED else (pending[RED], action)
+        self.pending = [None, None]
+        if self.phase == "setup":
+            self.pos = [int(red[0]), self.size + 1 - int(blue[0])]
+            self.stance = [red[1], blue[1]]
+            self.phase = "program"
+            return
+        size, wounds, spent = self.size, self.wounds, self.spent
+        r, b = self.pos
+        sr, sb = self.stance
+        for step in (0, 1):
+            cr, cb = red[step], blue[step]
+            key = (size, r, b, sr, sb, cr, cb)
+            entry = _REVEALS.get(key) or self._reveal_entry(key)
+            if cr in SPECIALS:
+                spent[RED] = True
+            if cb in SPECIALS:
+                spent[BLUE] = True
+            r, b, mr, mb, sr, sb, victim = entry
+            if victim is not None:
+                wounds[victim] += 1
+                if wounds[victim] >= 2:  # over before the switches (§5.3)
+                    self.pos, self.stance = [r, b], [mr, mb]
+                    self.phase, self.winner, self.over_reason = "over", 1 - victim, "wounds"
+                    return
+        self.pos, self.stance = [r, b], [sr, sb]
+        self.aside = [_ASIDE_AFTER[red[1]], _ASIDE_AFTER[blue[1]]]
+        limit = self.options["round_limit"]
+        if limit and self.round >= limit:
+            self.phase, self.winner, self.over_reason = "over", None, "round_limit"
+            return
+        self.round += 1
+
+    @staticmethod
+    def _reveal_entry(key: tuple[Any, ...]) -> tuple[Any, ...]:
+        """Work out one ``_REVEALS`` entry with the public rules code on a scratch state."""
+        size, r, b, sr, sb, cr, cb = key
+        scratch = object.__new__(KiriaiState)
+        scratch.size, scratch.pos, scratch.stance = size, [r, b], [sr, sb]
+        scratch.wounds, scratch.log = [0, 0], []
+        cards, start = [cr, cb], [sr, sb]
+        scratch._movement(cards, start)
+        moved = list(scratch.stance)
+        scratch._attacks(cards, start)  # one wound at most: never the end from [0, 0]
+        victim = RED if scratch.wounds[RED] else BLUE if scratch.wounds[BLUE] else None
+        entry = (*scratch.pos, *moved, *scratch.stance, victim)
+        _REVEALS[key] = entry
+        return entry
 
     # -- setup (Advanced) ---------------------------------------------------------------
     def _reveal_setup(self) -> None:

@@ -690,3 +690,77 @@ def test_record_replays_to_same_state():
     play(s, "AH", "SL")
     twin = GAME.from_record(s.record())
     assert twin == s
+
+
+# -- the fast path for search (clone_fast / apply_fast) --------------------------------------
+def public(s):
+    """Everything the protocol shows of a state, for every seat."""
+    return (s.to_move(), s.is_over(), s.outcome(), [s.view(p) for p in (None, RED, BLUE)],
+            [s.legal_actions(p) for p in (RED, BLUE)])
+
+
+def fields(s):
+    """The game fields of a state (the fast path keeps no log and no record)."""
+    return {k: v for k, v in vars(s).items() if k not in ("game", "log", "_actions")}
+
+
+#: (position, rounds of (Red, Blue) programs): spec §9 examples and the endings.
+FAST_CASES = {
+    "example1": ({"pos": (1, 5)}, [("CB", "CH"), ("AH", "SL")]),
+    "example2": ({"pos": (2, 5)}, [("CH", "CH")]),
+    "example3": ({"pos": (1, 4), "stance": (H, E)}, [("AH", "CH")]),
+    "example4": ({"pos": (2, 4), "stance": (H, E), "special": ("K", "Z")}, [("HL", "ZB")]),
+    "example5": ({"pos": (2, 3), "stance": (E, H)}, [("LH", "XH")]),
+    "example6": ({"pos": (2, 5), "stance": (E, H)}, [("AH", "RL"), ("CB", "AS")]),
+    "example7": ({"pos": (1, 5)}, [("RH", "HL")]),
+    "special_2nd": ({"pos": (1, 5)}, [("AK", "RX"), ("CB", "SL")]),
+    "end_in_action_1": ({"pos": (2, 4), "stance": (E, H), "wounds": (0, 1),
+                         "special": ("Z", "X")}, [("ZB", "RB")]),
+    "end_in_action_2": ({"pos": (3, 3), "wounds": (1, 1)}, [("AB", "HL")]),
+    "advanced": ({"pos": (3, 4), "stance": (E, E), "battlefield": "advanced"},
+                 [("RH", "RL"), ("SK", "CX")]),
+}
+
+
+@pytest.mark.parametrize("blue_first", [False, True])
+@pytest.mark.parametrize("case", list(FAST_CASES))
+def test_fast_path_matches_public_on_worked_examples(case, blue_first):
+    where, rounds = FAST_CASES[case]
+    s = position(**where)
+    fast = s.clone_fast()
+    for red, blue in rounds:
+        for p, program in ((BLUE, blue), (RED, red)) if blue_first else ((RED, red), (BLUE, blue)):
+            s.apply(p, program)
+            fast.apply_fast(p, program)
+            assert public(fast) == public(s)
+            assert fields(fast) == fields(s)
+            fast = fast.clone_fast()  # a fast copy of a fast copy too
+
+
+def test_fast_path_advanced_setup_and_round_limit():
+    s = new(battlefield="advanced", round_limit=200)
+    fast = s.clone_fast()
+    for p, choice in ((BLUE, "4E"), (RED, "2H")):
+        s.apply(p, choice)
+        fast.apply_fast(p, choice)
+        assert fields(fast) == fields(s) and public(fast) == public(s)
+    s.round = fast.round = 200
+    play(s, "RL", "RL")
+    fast.apply_fast(RED, "RL")
+    fast.apply_fast(BLUE, "RL")
+    assert s.outcome()["reason"] == "round_limit"
+    assert fields(fast) == fields(s) and public(fast) == public(s)
+
+
+def test_fast_clone_is_independent_and_lists_are_fresh():
+    s = new(seed=4)
+    before = s.clone()
+    fast = s.clone_fast()
+    fast.apply_fast(RED, "CB")
+    fast.apply_fast(BLUE, "CH")
+    fast.legal_actions(RED).clear()  # a caller's list is its own: the tables stay intact
+    fast.to_move().clear()
+    assert s == before and s.log == before.log
+    assert fast.log == [] and fast.record()["actions"] == []
+    assert fast.view(None)["board"] == {"pos": [3, 3], "stance": [H, H], "wounds": [0, 1]}
+    assert fast.legal_actions(RED) == [a for a in s.legal_actions(RED) if "B" not in a]
