@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -31,7 +32,8 @@ def pyscript_config() -> dict:
 
 
 def wheel_name() -> str:
-    [pkg] = pyscript_config()["packages"]
+    """Our own wheel (the first package; the others are pinned runtime wheels)."""
+    pkg = pyscript_config()["packages"][0]
     return pkg.rsplit("/", 1)[-1]
 
 
@@ -68,10 +70,16 @@ def test_pyscript_config_names_wheel_and_every_pgui_file():
     assert (DIST / "pyodide" / "pyodide.mjs").is_file()
     assert config["packages_cache"] == "passthrough"
     assert config["sync_main_only"] is True  # the worker only answers the page's calls
-    [pkg] = config["packages"]
+    pkg, *runtime = config["packages"]
     assert pkg.startswith("./wheels/pygames-") and pkg.endswith(".whl")
-    assert (DIST / pkg).is_file()
-    assert sorted(p.name for p in (DIST / "wheels").glob("*.whl")) == [Path(pkg).name]
+    # The other wheels are exactly the pinned ones (segno for QR codes), checked by hash.
+    assert [Path(p).name for p in runtime] == list(build_module.RUNTIME_WHEELS)
+    for p in [pkg, *runtime]:
+        assert (DIST / p).is_file()
+    for name, digest in build_module.RUNTIME_WHEELS.items():
+        assert hashlib.sha256((DIST / "wheels" / name).read_bytes()).hexdigest() == digest
+    assert sorted(p.name for p in (DIST / "wheels").glob("*.whl")) == sorted(
+        Path(p).name for p in config["packages"])
 
     pgui = ROOT / "web" / "pgui"
     expected = {
