@@ -140,6 +140,56 @@ class KiriaiGame(Game):
     def _new_state(self, seed: int, players: int, options: dict[str, Any]) -> KiriaiState:
         return KiriaiState(self, seed, players, options)
 
+    def determinize(self, seat: int, view: dict[str, Any], events: list[dict[str, Any]],
+                    rng: Rng) -> KiriaiState:
+        """A world for search made from ``view(seat)`` alone (§8), its hidden parts drawn
+        from ``rng``, in this order:
+
+        1. the opponent's special card while it is unspent: one of the two specials ``seat``
+           does not hold, evenly (the third lies face down unseen, so either may be it);
+           the unused special is then the one left;
+        2. if the opponent has committed in the current simultaneous step and ``seat`` has
+           not (``view["ready"]``), its hidden choice: evenly one of its legal programs
+           given the special drawn in 1, or in the Advanced setup one of the six secret
+           start-and-stance choices.
+
+        Everything else (battlefield and options, positions, stances, wounds, round, phase,
+        the cards set aside, spent specials, the seat's own special and program, the
+        outcome) is read from the view. Kiri-ai has no private events, so ``events`` adds
+        nothing to the view; the world keeps a copy as its log (its ``events(seat)`` are
+        the seat's), an empty record and seed 0.
+        """
+        if seat not in (RED, BLUE) or view.get("you") != seat:
+            raise ValueError(f"determinize needs seat {seat!r}'s own view")
+        world = object.__new__(KiriaiState)
+        State.__init__(world, self, 0, 2, dict(view["options"]))
+        world.log = list(events)
+        hands, board, outcome = view["hands"], view["board"], view["outcome"]
+        world.size = view["size"]
+        world.round = view["round"]
+        world.phase = view["phase"]
+        world.spent = [hands[RED]["special_spent"], hands[BLUE]["special_spent"]]
+        world.aside = [hands[RED]["aside"], hands[BLUE]["aside"]]
+        world.wounds = list(board["wounds"])
+        if world.phase == "setup":  # positions are secret until both reveal
+            world.pos, world.stance = [0, 0], [HEAVEN, HEAVEN]
+        else:
+            world.pos, world.stance = list(board["pos"]), list(board["stance"])
+        world.winner = outcome["winners"][0] if outcome and outcome["winners"] else None
+        world.over_reason = outcome["reason"] if outcome else None
+        other = 1 - seat
+        mine, theirs = hands[seat]["special"], hands[other]["special"]
+        if theirs is None:
+            theirs = rng.choice([c for c in SPECIALS if c != mine])
+        world.special = [mine, theirs] if seat == RED else [theirs, mine]
+        world._unused_special = next((c for c in SPECIALS if c not in world.special), None)
+        world.pending = [None, None]
+        world.pending[seat] = view["mine"]
+        if view["ready"][other] and world.phase != "over":
+            world.pending[other] = rng.choice(
+                list(SETUP_CHOICES) if world.phase == "setup" else world._programs(other))
+        return world
+
 
 class KiriaiState(State):
     """A Kiri-ai game in progress. Every field is plain data (clone/compare friendly)."""

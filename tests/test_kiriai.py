@@ -10,6 +10,8 @@ Player 0 is Red (space 1 end), player 1 is Blue (space N end).
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import pygames
@@ -764,3 +766,104 @@ def test_fast_clone_is_independent_and_lists_are_fresh():
     assert fast.log == [] and fast.record()["actions"] == []
     assert fast.view(None)["board"] == {"pos": [3, 3], "stance": [H, H], "wounds": [0, 1]}
     assert fast.legal_actions(RED) == [a for a in s.legal_actions(RED) if "B" not in a]
+
+
+# -- the determiniser (Game.determinize) -----------------------------------------------------
+def world_of(s, seat, n):
+    return GAME.determinize(seat, s.view(seat), s.events(seat), pygames.Rng(n))
+
+
+def hidden_twin(s, p, program):
+    """A copy of ``s`` that differs only in what is hidden from ``p``'s opponent: ``p``'s
+    unspent special swapped with the unused one, and ``p``'s committed choice."""
+    twin = s.clone()
+    twin.special[p], twin._unused_special = twin._unused_special, twin.special[p]
+    twin.pending[p] = program
+    return twin
+
+
+@pytest.mark.parametrize(("battlefield", "blue", "other"), [("standard", "CZ", "AB"),
+                                                            ("advanced", "3E", "4H")])
+def test_determinize_reads_only_what_the_seat_saw(battlefield, blue, other):
+    s = new(battlefield=battlefield)
+    s.special, s._unused_special = ["K", "Z"], "X"
+    if battlefield == "standard":
+        play(s, "AH", "RL")  # some history first
+    s.apply(BLUE, blue)
+    twin = hidden_twin(s, BLUE, other)
+    assert twin.special != s.special and twin.pending != s.pending
+    assert twin.view(RED) == s.view(RED) and twin.events(RED) == s.events(RED)
+    for n in range(30):
+        world, world2 = world_of(s, RED, n), world_of(twin, RED, n)
+        assert world == world2 and world.log == world2.log
+
+
+def test_determinize_samples_each_hidden_special_and_keeps_the_known_ones():
+    s = position((1, 5), special=("K", "Z"))
+    for seat, mine in ((RED, "K"), (BLUE, "Z")):
+        drawn = [world_of(s, seat, n).special for n in range(200)]
+        assert all(w[seat] == mine for w in drawn)
+        theirs = [w[1 - seat] for w in drawn]
+        for special in set("KZX") - {mine}:
+            assert theirs.count(special) > 60, f"{special} is too rarely sampled"
+    play(s, "CB", "SZ")  # Blue's Zan-Tetsu revealed: known from then on
+    for n in range(50):
+        world = world_of(s, RED, n)
+        assert world.special == ["K", "Z"] and world._unused_special == "X"
+        assert world.spent == [False, True]
+
+
+@pytest.mark.parametrize("battlefield", ["standard", "advanced"])
+def test_determinize_samples_the_opponents_committed_choice(battlefield):
+    s = new(seed=2, battlefield=battlefield)
+    s.apply(RED, "2E" if battlefield == "advanced" else "CB")
+    drawn = set()
+    for n in range(300):
+        world = world_of(s, BLUE, n)
+        assert world.pending[BLUE] is None and world.to_move() == [BLUE]
+        red = world.pending[RED]
+        if battlefield == "advanced":
+            assert world.pos == [0, 0] and world.view(BLUE)["board"]["pos"] is None
+            assert red in {"2H", "2E", "3H", "3E", "4H", "4E"}
+        else:
+            probe = world.clone()
+            probe.pending[RED] = None
+            assert red in probe.legal_actions(RED)
+        drawn.add(red)
+    assert len(drawn) == 6 if battlefield == "advanced" else len(drawn) > 30
+    # The seat's own committed choice is its own, never sampled.
+    s = new(seed=2, battlefield=battlefield)
+    s.apply(RED, "2E" if battlefield == "advanced" else "CB")
+    world = world_of(s, RED, 7)
+    assert world.pending == [s.pending[RED], None] and world.to_move() == [BLUE]
+
+
+@pytest.mark.parametrize("battlefield", ["standard", "advanced"])
+def test_determinised_worlds_agree_with_the_seat_and_play_on_publicly(battlefield):
+    for seed in range(15):
+        s = new(seed=seed, battlefield=battlefield)
+        rng = random.Random(seed)
+        while not s.is_over():
+            for seat in (RED, BLUE):
+                world = world_of(s, seat, rng.randrange(2**32))
+                assert world.view(seat) == s.view(seat)
+                assert world.events(seat) == s.events(seat)
+                assert world.legal_actions(seat) == s.legal_actions(seat)
+                assert world.to_move() == s.to_move()
+                for _ in range(6):  # the public path accepts what the world offers
+                    if world.is_over():
+                        break
+                    q = rng.choice(world.to_move())
+                    world.apply(q, rng.choice(world.legal_actions(q)))
+            p = rng.choice(s.to_move())
+            s.apply(p, rng.choice(s.legal_actions(p)))
+        world = world_of(s, RED, 1)
+        assert world.is_over() and world.outcome() == s.outcome()
+
+
+def test_determinize_wants_the_seats_own_view():
+    s = new()
+    with pytest.raises(ValueError, match="own view"):
+        GAME.determinize(RED, s.view(BLUE), s.events(RED), pygames.Rng(1))
+    with pytest.raises(ValueError, match="own view"):
+        GAME.determinize(RED, s.view(None), s.events(None), pygames.Rng(1))
