@@ -259,6 +259,15 @@ LOCATION_NAMES = {
     "random": {"en": "Random", "ja": "ランダム"},
 }
 
+#: Values of the ongoing abilities that evaluation (§4.1) looks at.
+_JUDGE = ABILITIES["I"].index("judge")
+_MEDIATOR = ABILITIES["I"].index("mediator")
+_TREASURER = ABILITIES["I"].index("treasurer")
+_COUNSELOR = ABILITIES["II"].index("counselor")
+_ARISTOCRAT = ABILITIES["II"].index("aristocrat")
+#: Placement actions by card value (legal_actions is called at every step of a playout).
+_PLACE = tuple(str(v) for v in range(17))
+
 SIGNETS_TO_WIN = 5
 ROUNDS_TO_WIN = 2
 
@@ -267,6 +276,29 @@ _AUTO = frozenset({"void_target", "void_kind", "inventor_plus", "inventor_minus"
                    "swamp_target", "magistra_target", "prodigy_target", "illusionist_target",
                    "kinesis_from", "kinesis_to"})
 _ROW_KINDS = _AUTO - {"void_kind"} | {"envoy_target"}
+
+
+#: Steps of an encounter (§3.2–3.7) and whether they can do anything: the deck or location
+#: they belong to (None: always).
+_STEPS = (("reveal", None), ("after_reveal", "II"), ("evaluate", None), ("loser", None),
+          ("engineer", "II"), ("djinn", "II"), ("serpent", "serpent_temple"),
+          ("founders", "founders_day"), ("end_checks", None), ("draws", None),
+          ("scrapyard", "scrapyard"))
+_PROCEDURES: dict[tuple[str, str, bool], tuple[dict[str, str], ...]] = {}
+
+
+def _procedure(deck: str, location: str, reveal: bool) -> tuple[dict[str, str], ...]:
+    """The tasks of one encounter, last first (ready to go on the task stack).
+
+    With ``reveal`` False only the Finish (Foggy Swamp's first placement). Steps that can
+    do nothing with this deck and location are left out; task dicts are never changed, so
+    one tuple serves every state.
+    """
+    key = (deck, location, reveal)
+    if key not in _PROCEDURES:
+        steps = [k for k, needs in _STEPS[0 if reveal else 4:] if needs in (None, deck, location)]
+        _PROCEDURES[key] = tuple({"k": k} for k in reversed(steps))
+    return _PROCEDURES[key]
 
 
 def colour_of(value: int) -> str:
@@ -314,6 +346,38 @@ class CardiaGame(Game):
     def _new_state(self, seed: int, players: int, options: dict[str, Any]) -> CardiaState:
         return CardiaState(self, seed, players, options)
 
+    def determinize(self, seat: int, view: dict[str, Any], events: list[dict[str, Any]],
+                    rng: Rng) -> CardiaState:
+        """A state that ``seat`` cannot tell from the real one, made from ``view`` and
+        ``events`` (this seat's, from the start) only; what the seat cannot know is drawn
+        from ``rng``.
+
+        Known and copied: everything public in the view (row, tokens, signets, discards,
+        sizes, pending effects, the choice being made) and the seat's own cards. The
+        seat's own face-down cards and hand are its own; its deck holds exactly the rest of
+        its 16 cards, shuffled, except that cards it put under its deck (Scrapyard) since
+        the last shuffle stay at the bottom in the order it put them there.
+
+        Sampled, for the opponent: the cards of their 16 not seen in public this round
+        (row face up, discards) are dealt at random to their hand, their deck (in random
+        order) and their face-down cards (their placement already made in this step, the
+        unrevealed Foggy Swamp encounter), with the hand sizes, deck sizes and face-down
+        counts of the view. A card the seat saw go back to that hand (Swamp Guardian) goes
+        to the hand or to a face-down card placed since (unless the opponent has put a card
+        under their deck since, which may have been it). When the opponent is choosing, the
+        hidden parts of the choice come from the sampled hand (their options; the cards
+        Successor's victim has kept so far), and an Elemental choice gets a hand with an
+        instant card. Not used: the colours a Palace Guard / Ambusher / Witch King victim
+        showed not to hold earlier (the sample may give them such a card).
+
+        Derived from the events: the "next card" effects attached to a placed card not yet
+        in the row, and what is left to do of the encounter being resolved (remaining
+        Librarian / Blackmailer steps, Serpent Temple wins still to come, the draw that
+        follows a Revolutionary's discard). The world's own random draws (Puppeteer, Witch
+        King's reshuffle) come from ``rng`` too; its log and record start empty.
+        """
+        return _Determinizer(self, seat, view, events, rng).world()
+
 
 class CardiaState(State):
     """A Cardia match in progress. Every field is plain data (clone/compare friendly).
@@ -351,7 +415,10 @@ class CardiaState(State):
             return [self.choice["seat"]]
         if self.fortune is not None and self.placed[self.fortune] is None:
             return [self.fortune]
-        return [p for p in SEATS if self.placed[p] is None]
+        a, b = self.placed
+        if a is None:
+            return [0, 1] if b is None else [0]
+        return [1] if b is None else []
 
     def legal_actions(self, player: int) -> list[str]:
         if self.phase == "over":
@@ -360,7 +427,7 @@ class CardiaState(State):
             return list(self.choice["_opts"]) if player == self.choice["seat"] else []
         if player not in self.to_move():
             return []
-        return [str(v) for v in self.hands[player]]
+        return [_PLACE[v] for v in self.hands[player]]
 
     def explain_illegal(self, player: int, action: str) -> str:
         c = self.choice
@@ -418,6 +485,43 @@ class CardiaState(State):
         twin.rng = Rng(0)
         twin.rng._state = self.rng._state
         return twin
+
+    # -- the fast path for search ----------------------------------------------------------
+    def clone_fast(self) -> CardiaState:
+        """A copy for search: the same game state, an empty log and record.
+
+        The view reads no events, so nothing it shows is lost. Task dicts are never changed
+        once made and the choice dict is replaced, not changed, so both are shared.
+        """
+        twin = object.__new__(CardiaState)
+        d = twin.__dict__
+        d.update(self.__dict__)
+        twin.rng = Rng(0)
+        twin.rng._state = self.rng._state
+        twin.log = []
+        twin._actions = []
+        twin.wins = self.wins[:]
+        twin.results = self.results[:]
+        twin.row = [{"id": e["id"], "cards": [c0.copy(), c1.copy()], "revealed": e["revealed"],
+                     "evald": e["evald"], "win": e["win"]}
+                    for e in self.row for c0, c1 in (e["cards"],)]
+        twin.hands = [self.hands[0][:], self.hands[1][:]]
+        twin.decks = [self.decks[0][:], self.decks[1][:]]
+        twin.discards = [self.discards[0][:], self.discards[1][:]]
+        p0, p1 = self.placed
+        twin.placed = [p0 and p0.copy(), p1 and p1.copy()]
+        twin.next_mod = self.next_mod[:]
+        twin.librarian = self.librarian[:]
+        twin.engineer = self.engineer[:]
+        twin.blackmail = [self.blackmail[0][:], self.blackmail[1][:]]
+        twin.elemental_draw = self.elemental_draw[:]
+        twin.serpent = self.serpent[:]
+        twin.tasks = self.tasks[:]
+        return twin
+
+    def apply_fast(self, player: int, action: str) -> None:
+        """Play an action from ``legal_actions(player)`` with no checks and no record."""
+        self._apply(player, action)
 
     def view(self, player: int | None) -> dict[str, Any]:
         if player is not None and player not in SEATS:
@@ -638,7 +742,7 @@ class CardiaState(State):
     def _run(self) -> None:
         while self.choice is None and self.ending is None and self.tasks:
             task = self.tasks.pop()
-            getattr(self, "_t_" + task["k"])(task)
+            _TASKS[task["k"]](self, task)
         if self.ending is not None:
             self._finish_round()
         elif self.choice is None and not self.tasks:
@@ -660,9 +764,8 @@ class CardiaState(State):
 
     def _check_stuck(self) -> None:
         """A seat that must place with an empty hand cannot play (§6.3 fallback)."""
-        movers = self.to_move()
-        stuck = [p for p in movers if not self.hands[p]]
-        if stuck:
+        hands = self.hands
+        if any(not hands[p] for p in self.to_move()):
             self._round_end_by_cards()
             if self.ending is None:  # pragma: no cover - decks are never empty here
                 self._end_round(None, "no_cards")
@@ -689,11 +792,8 @@ class CardiaState(State):
     def _place(self, p: int, v: int) -> None:
         self.hands[p].remove(v)
         up = self.fortune == p
-        card = _new_card(v, up)
-        card["mod"] = self.next_mod[p]
-        card["lib"] = self.librarian[p]
-        card["eng"] = self.engineer[p]
-        card["bm"] = self.blackmail[p]
+        card = {"v": v, "mod": self.next_mod[p], "on": False, "sig": 0, "up": up,
+                "lib": self.librarian[p], "eng": self.engineer[p], "bm": self.blackmail[p]}
         self.next_mod[p] = 0
         self.librarian[p] = 0
         self.engineer[p] = 0
@@ -715,19 +815,13 @@ class CardiaState(State):
         self.placed = [None, None]
         if self.location == "foggy_swamp":
             if len(self.row) == 1:
-                self._push(*self._finish_tasks())
+                self.tasks.extend(_procedure(self.deck, self.location, False))
                 return
             target = self.row[-2]
         else:
             target = enc
         self.cur = target["id"]
-        self._push({"k": "reveal"}, {"k": "after_reveal"}, {"k": "evaluate"},
-                   {"k": "loser"}, *self._finish_tasks())
-
-    @staticmethod
-    def _finish_tasks() -> list[dict[str, Any]]:
-        return [{"k": k} for k in ("engineer", "djinn", "serpent", "founders", "end_checks",
-                                   "draws", "scrapyard")]
+        self.tasks.extend(_procedure(self.deck, self.location, True))
 
     # -- reveal (§3.2–3.4) --------------------------------------------------------------
     def _t_reveal(self, task: dict[str, Any]) -> None:
@@ -811,45 +905,57 @@ class CardiaState(State):
             self._founders_check()
 
     def _reevaluate(self, skip: int | None = None) -> None:
-        """Re-decide every evaluated encounter; signets move, abilities never trigger."""
+        """Re-decide every evaluated encounter; signets move, abilities never trigger.
+
+        The hot spot of every playout, so the §4.1 tests are written out on plain fields:
+        an ongoing ability is active when its card carries a token (``on``) and has that
+        ability's value in this deck (Judge, Mediator, Treasurer: Deck I; Counselor,
+        Aristocrat: Deck II).
+        """
         row = self.row
-        judges = [False, False]
-        if self.deck == "I":
+        deck_one = self.deck == "I"
+        j0 = j1 = False
+        if deck_one:
             for enc in row:
-                for p in SEATS:
-                    if self._active(enc["cards"][p], "judge"):
-                        judges[p] = True
+                c0, c1 = enc["cards"]
+                if c0["on"] and c0["v"] == _JUDGE:
+                    j0 = True
+                if c1["on"] and c1["v"] == _JUDGE:
+                    j1 = True
         changed = []
         serpent = self.location == "serpent_temple"
+        last = len(row) - 1
         for i, enc in enumerate(row):
             if not enc["evald"]:
                 continue
-            c0, c1 = cards = enc["cards"]
-            nxt = row[i + 1]["cards"] if i + 1 < len(row) and row[i + 1]["evald"] else None
+            cards = enc["cards"]
+            c0, c1 = cards
             win = None
             decided = False
             bonus = 0
-            if nxt is not None:
-                if self.deck == "II":
-                    counsel = [p for p in SEATS if self._active(nxt[p], "counselor")]
-                    if len(counsel) == 1:  # two active Counselors cancel each other out
-                        win, decided = counsel[0], True
+            if i < last and row[i + 1]["evald"]:
+                n0, n1 = row[i + 1]["cards"]
+                if deck_one:
+                    bonus = ((n0["on"] and n0["v"] == _TREASURER)
+                             + (n1["on"] and n1["v"] == _TREASURER))
                 else:
-                    bonus = (self._active(nxt[0], "treasurer")
-                             + self._active(nxt[1], "treasurer"))
+                    k0 = n0["on"] and n0["v"] == _COUNSELOR
+                    k1 = n1["on"] and n1["v"] == _COUNSELOR
+                    if k0 != k1:  # two active Counselors cancel each other out
+                        win, decided = (0 if k0 else 1), True
             if not decided:
-                if self._active(c0, "mediator") or self._active(c1, "mediator"):
+                if deck_one and ((c0["on"] and c0["v"] == _MEDIATOR)
+                                 or (c1["on"] and c1["v"] == _MEDIATOR)):
                     win = None
                 else:
                     a, b = c0["v"] + c0["mod"], c1["v"] + c1["mod"]
                     win = 0 if a > b else 1 if b > a else None
-            sig = [0, 0]
             if win is not None:
-                sig[win] = 1 + bonus + self._active(cards[win], "aristocrat")
-            else:
-                for p in SEATS:
-                    if judges[p]:  # C3: a Judge also wins a Mediator tie
-                        sig[p] = 1 + bonus
+                cw = cards[win]
+                extra = (not deck_one and cw["on"] and cw["v"] == _ARISTOCRAT)
+                sig = [0, 1 + bonus + extra] if win else [1 + bonus + extra, 0]
+            else:  # C3: a Judge also wins a Mediator tie
+                sig = [1 + bonus if j0 else 0, 1 + bonus if j1 else 0]
             enc["win"] = win
             before = [c0["sig"], c1["sig"]]
             if before != sig:
@@ -907,7 +1013,7 @@ class CardiaState(State):
                 self._reevaluate()
             return
         ctx = {"seat": o, "ability": name, "card": ab, "at": src if i >= 0 else None}
-        if getattr(self, "_ab_" + name)(o, src, i, ctx) is False:
+        if _ABILITY_RULES[name](self, o, src, i, ctx) is False:
             event["none"] = True
 
     # Deck I ------------------------------------------------------------------------------
@@ -1298,3 +1404,321 @@ class CardiaState(State):
         if len(self.hands[p]) >= 2:  # never put your last card away: you must play one
             self._ask({"kind": "scrapyard_under", "seat": p, "ability": "scrapyard",
                        "card": None, "at": None}, [f"u{v}" for v in self.hands[p]])
+
+
+#: The engine's task and ability handlers by name (looked up once, not per call).
+_TASKS = {name[3:]: f for name, f in vars(CardiaState).items() if name.startswith("_t_")}
+_ABILITY_RULES = {name[4:]: f for name, f in vars(CardiaState).items()
+                  if name.startswith("_ab_")}
+
+
+
+class _Determinizer:
+    """Builds :meth:`CardiaGame.determinize`'s world (one use)."""
+
+    def __init__(self, game: CardiaGame, seat: int, view: dict[str, Any],
+                 events: list[dict[str, Any]], rng: Rng) -> None:
+        self.game, self.seat, self.view, self.rng = game, seat, view, rng
+        self.opp = 1 - seat
+        first = max((i for i, e in enumerate(events) if e["t"] == "round"), default=0)
+        self._scan(events[first:])
+
+    # -- what the events tell ---------------------------------------------------------
+    def _scan(self, events: list[dict[str, Any]]) -> None:
+        """Follow this round's events: attachments of next-card effects, the encounter
+        being resolved and how far it got, returned and put-under cards."""
+        me, opp = self.seat, self.opp
+        lib, eng, bm = [0, 0], [0, 0], [[], []]
+        slots: list[dict[str, Any] | None] = [None, None]
+        shadow: list[dict[str, Any]] = []  # per row encounter: its cards' attachments
+        self.cur: dict[str, Any] | None = None  # the encounter last revealed
+        self.cur_pos: int | None = None
+        self.lib_done = self.bm_done = 0
+        self.serpent = [0, 0]
+        self.serpent_fired = 0
+        self.own_under: list[int] = []
+        self.returned: dict[int, int] = {}  # opponent's card back in hand -> event index
+        self.opp_down: list[int] = []  # event index of each face-down placement of opp
+        for n, e in enumerate(events):
+            t = e["t"]
+            if t == "pending":
+                if e["effect"] == "librarian":
+                    lib[e["p"]] += 1
+                elif e["effect"] == "engineer":
+                    eng[e["p"]] += 1
+                elif e["effect"] == "blackmail":
+                    bm[1 - e["p"]].append(e["value"])
+            elif t == "place":
+                p = e["p"]
+                slots[p] = {"lib": lib[p], "eng": eng[p], "bm": bm[p]}
+                lib[p], eng[p], bm[p] = 0, 0, []
+                if p == opp and not e.get("up"):
+                    self.opp_down.append(n)
+                if slots[0] is not None and slots[1] is not None:
+                    shadow.append({"cards": slots})
+                    slots = [None, None]
+            elif t == "delete":
+                i = e["e"] - 1
+                shadow.pop(i)
+                if self.cur_pos is not None:
+                    if i < self.cur_pos:
+                        self.cur_pos -= 1
+                    elif i == self.cur_pos:
+                        self.cur_pos = None
+            elif t == "reveal":
+                self.cur_pos = e["e"] - 1
+                self.cur = shadow[self.cur_pos]
+                self.lib_done = self.bm_done = self.serpent_fired = 0
+                self.serpent = [0, 0]
+            elif t == "modifier" and e["by"] == "librarian":
+                self.lib_done += 1
+            elif t == "blackmail":
+                self.bm_done += 1
+            elif t == "signets":
+                for ch in e["changed"]:
+                    if ch["e"] - 1 != self.cur_pos:
+                        for p in SEATS:
+                            if ch["after"][p] and not ch["before"][p]:
+                                self.serpent[p] += 1
+            elif t == "location" and e["loc"] == "serpent_temple":
+                self.serpent_fired += 1
+            elif t == "under":
+                if e["p"] == me:
+                    self.own_under.append(e["card"])
+                else:
+                    self.returned.clear()  # it may have been one of them
+            elif t == "shuffle" and e["p"] == me:
+                self.own_under = []
+            elif t == "return" and e["p"] == opp:
+                self.returned[e["card"]] = n
+        self.slots = slots
+
+    # -- the world ----------------------------------------------------------------------
+    def world(self) -> CardiaState:
+        view, me, rng = self.view, self.seat, self.rng
+        s = object.__new__(CardiaState)
+        State.__init__(s, self.game, 0, 2, dict(view["options"]))
+        s.rng = Rng(rng.next64())
+        s.deck, s.location = view["deck"], view["location"]
+        s.abilities, s.ongoing = list(ABILITIES[s.deck]), list(ONGOING[s.deck])
+        s.round, s.wins, s.results = view["round"], list(view["wins"]), list(view["results"])
+        outcome = view["outcome"]
+        s.phase = "over" if outcome is not None else "place"
+        s.winner = outcome["winners"][0] if outcome and outcome["winners"] else None
+        pend = view["pending"]
+        s.next_mod, s.fortune = list(pend["next_modifier"]), pend["fortune_teller"]
+        s.librarian, s.engineer = list(pend["librarian"]), list(pend["engineer"])
+        s.blackmail = [list(b) for b in pend["blackmail"]]
+        s.elemental_draw = list(pend["elemental_draw"])
+        s.discards = [list(d) for d in view["discards"]]
+        waiting = {(w["n"], w["seat"]): w for w in pend["waiting"]}
+        s.row = []
+        for enc in view["row"]:
+            cards = []
+            for p, vc in enumerate(enc["cards"]):
+                c = _new_card(vc["value"], vc["face_up"])
+                c["mod"], c["on"], c["sig"] = vc["modifiers"], vc["ongoing"], vc["signets"]
+                w = waiting.get((enc["n"], p))
+                if w is not None:
+                    c["lib"], c["eng"] = w["librarian"], w["engineer"]
+                    c["bm"] = list(w["blackmail"])
+                cards.append(c)
+            s.row.append({"id": enc["n"], "cards": cards, "revealed": enc["revealed"],
+                          "evald": enc["evaluated"], "win": None})
+        s.next_id = len(s.row) + 1
+        s.placed = [None, None]
+        for p, slot in enumerate(view["placing"]):
+            if slot["placed"]:
+                c = _new_card(slot["value"], slot["face_up"])
+                c["mod"] = slot["modifiers"]
+                att = self.slots[p] or {"lib": 0, "eng": 0, "bm": []}
+                c["lib"], c["eng"], c["bm"] = att["lib"], att["eng"], list(att["bm"])
+                s.placed[p] = c
+        s.hands = [[], []]
+        s.hands[me] = list(view["hand"])
+        s.decks = [[], []]
+        s.decks[me] = self._own_deck(s)
+        self._deal_opponent(s)
+        s.serpent = [0, 0]
+        s.ending = None
+        s.cur = None
+        s.tasks = []
+        s.choice = None
+        if view["choice"] is not None:
+            self._resume(s)
+        s._reevaluate()  # enc["win"] from the row as it is (the signets do not change)
+        return s
+
+    def _own_deck(self, s: CardiaState) -> list[int]:
+        me = self.seat
+        gone = set(s.hands[me]) | set(s.discards[me])
+        gone.update(enc["cards"][me]["v"] for enc in s.row)
+        if s.placed[me] is not None:
+            gone.add(s.placed[me]["v"])
+        rest = [v for v in range(1, 17) if v not in gone]
+        bottom: list[int] = []
+        for v in reversed(self.own_under):  # the last one put under is the bottom card
+            if v in rest and v not in bottom:
+                bottom.append(v)
+        top = [v for v in rest if v not in bottom]
+        self.rng.shuffle(top)
+        return bottom + top
+
+    def _deal_opponent(self, s: CardiaState) -> None:
+        """The opponent's unseen cards to hand, deck and face-down cards (see the doc)."""
+        opp, rng, view = self.opp, self.rng, self.view
+        down = [enc["cards"][opp] for enc in s.row if enc["cards"][opp]["v"] is None]
+        if s.placed[opp] is not None and s.placed[opp]["v"] is None:
+            down.append(s.placed[opp])
+        seen = set(s.discards[opp])
+        seen.update(enc["cards"][opp]["v"] for enc in s.row)
+        if s.placed[opp] is not None:
+            seen.add(s.placed[opp]["v"])
+        unseen = [v for v in range(1, 17) if v not in seen]
+        n_hand, n_deck = view["hand_sizes"][opp], view["deck_sizes"][opp]
+        if len(unseen) != n_hand + n_deck + len(down):
+            raise ValueError("this view and these events do not fit together")
+        # Positions: 0..n_hand-1 the hand, then one per face-down card (oldest first).
+        since = self.opp_down[len(self.opp_down) - len(down):] if down else []
+        choice = self.view["choice"]
+        needs_instant = (choice is not None and choice["seat"] == opp
+                         and choice["kind"] == "elemental_card")
+        for _ in range(1000):
+            pool = list(unseen)
+            rng.shuffle(pool)
+            placed: dict[int, int] = {}  # position -> card
+            for v in sorted(self.returned, key=self.returned.get, reverse=True):
+                if v not in pool:
+                    continue
+                allowed = [i for i in range(n_hand)] + [
+                    n_hand + k for k, n in enumerate(since) if n > self.returned[v]]
+                free = [i for i in allowed if i not in placed]
+                if not free:
+                    break
+                placed[free[rng.randbelow(len(free))]] = v
+                pool.remove(v)
+            else:
+                for i in range(n_hand + len(down)):
+                    if i not in placed:
+                        placed[i] = pool.pop()
+                hand = sorted(placed[i] for i in range(n_hand))
+                if needs_instant and all(v in s.ongoing for v in hand):
+                    continue
+                for k, card in enumerate(down):
+                    card["v"] = placed[n_hand + k]
+                s.hands[opp] = hand
+                s.decks[opp] = pool  # already in random order
+                return
+        raise ValueError("no deal of the unseen cards fits this view")  # pragma: no cover
+
+    def _resume(self, s: CardiaState) -> None:
+        """The choice being made and what is left of the encounter being resolved."""
+        me, opp = self.seat, self.opp
+        vc = self.view["choice"]
+        c = {k: v for k, v in vc.items() if k != "kept"}
+        for key in ("at", "target", "plus", "from"):
+            if c.get(key) is not None:
+                n, p = c[key]
+                c[key] = [p, s.row[n - 1]["cards"][p]["v"]]
+        kind, chooser = c["kind"], c["seat"]
+        if kind == "successor_keep":
+            if chooser == me:
+                c["_kept"] = list(vc["kept"])
+            else:
+                hand = list(s.hands[opp])
+                self.rng.shuffle(hand)
+                c["_kept"] = sorted(hand[:2 - c["count"]])
+        s.choice = c
+        if chooser == me:
+            c["_opts"] = list(self.view["options_now"])
+        else:
+            c["_opts"] = self._options(s, c)
+        # Where the encounter being resolved has got to.
+        if self.cur_pos is not None:
+            s.cur = s.row[self.cur_pos]["id"]
+        else:
+            s.cur = s.next_id  # it left the row
+            s.next_id += 1
+        why = c.get("why")
+        if kind == "librarian" or why == "blackmailer":
+            after = "after_reveal"
+        elif why == "serpent_temple":
+            after = "serpent"
+        elif kind == "scrapyard_under":
+            after = "scrapyard"
+        else:
+            after = "loser"
+        proc = _procedure(s.deck, s.location, True)
+        s.tasks = list(proc[:[t["k"] for t in proc].index(after)])
+        extra: list[dict[str, Any]] = []  # in the order they will run
+        if after == "after_reveal":
+            cards = s.row[self.cur_pos]["cards"]  # type: ignore[index]
+            att = self.cur["cards"]  # type: ignore[index]
+            libs = [{"k": "librarian", "p": p, "v": cards[p]["v"]}
+                    for p in SEATS for _ in range(att[p]["lib"])]
+            bms = [{"k": "blackmail", "p": p, "colour": colour, "v": cards[p]["v"]}
+                   for p in SEATS for colour in att[p]["bm"]]
+            if kind == "librarian":
+                extra = libs[self.lib_done + 1:] + bms
+            else:
+                extra = bms[self.bm_done:]
+        elif after == "serpent":
+            wins = [p for p in SEATS for _ in range(self.serpent[p])]
+            extra = [{"k": "serpent_win", "p": p} for p in wins[self.serpent_fired:]]
+        elif after == "scrapyard":
+            if chooser == 0:
+                extra = [{"k": "under", "p": 1}]
+        else:
+            s.serpent = list(self.serpent) if s.location == "serpent_temple" else [0, 0]
+            if why == "revolutionary":
+                extra = [{"k": "draw", "p": chooser, "n": 2, "why": "revolutionary"}]
+        s.tasks.extend(reversed(extra))
+
+    @staticmethod
+    def _options(s: CardiaState, c: dict[str, Any]) -> list[str]:
+        """The opponent's options in their choice, as the engine asked it (their hidden
+        ones from the sampled hand)."""
+        kind, o, at = c["kind"], c["seat"], c["at"]
+        hand = s.hands[o]
+        code = s._code
+        if kind == "colour":
+            return list(COLOURS)
+        if kind == "librarian":
+            return ["+", "-"]
+        if kind == "palace_guard_discard":
+            return [f"x{v}" for v in hand if colour_of(v) == c["colour"]] + ["pass"]
+        if kind in ("elemental_card", "discard", "scrapyard_under"):
+            prefix = "u" if kind == "scrapyard_under" else "x"
+            return [f"{prefix}{v}" for v in hand
+                    if kind != "elemental_card" or v not in s.ongoing]
+        if kind == "successor_keep":
+            return [f"k{v}" for v in hand if v not in c["_kept"]]
+        if kind == "void_kind":
+            card = s._card(c["target"])
+            return (["m"] if card["mod"] else []) + (["o"] if card["on"] else [])  # type: ignore[index]
+        everyone, own = s._revealed_cards(), s._own_revealed(o)
+        if kind == "void_target":
+            return [code(t) for t in everyone if (x := s._card(t))["mod"] or x["on"]]  # type: ignore[index]
+        if kind == "inventor_plus":
+            return [code(t) for t in everyone]
+        if kind == "inventor_minus":
+            return [code(t) for t in everyone if t != c["plus"]]
+        if kind == "envoy_target":
+            return [code(t) for t in everyone] + ["n"]
+        if kind == "swamp_target":
+            return [code(t) for t in own if t != at]
+        if kind == "magistra_target":
+            floor = s._infl(s._card(at))  # type: ignore[arg-type]
+            return [code(t) for t in own if t != at and t[1] not in s.ongoing
+                    and s._infl(s._card(t)) >= floor]  # type: ignore[arg-type]
+        if kind == "prodigy_target":
+            return [code(t) for t in own if s._infl(s._card(t)) <= 8]  # type: ignore[arg-type]
+        if kind == "illusionist_target":
+            return [code([o, enc["cards"][o]["v"]]) for enc in s.row
+                    if enc["evald"] and enc["cards"][1 - o]["sig"] and not enc["cards"][o]["sig"]
+                    and [o, enc["cards"][o]["v"]] != at]
+        if kind == "kinesis_from":
+            return [code(t) for t in own if (x := s._card(t))["mod"] or x["on"]]  # type: ignore[index]
+        if kind == "kinesis_to":
+            return [code(t) for t in own if t != c["from"]]
+        raise ValueError(f"unknown choice {kind!r}")  # pragma: no cover
