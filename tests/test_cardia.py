@@ -1038,3 +1038,197 @@ def test_kinesis_token_onto_an_inactive_ongoing_card_activates_it():
     s.apply(A, "2a")   # from encounter 1 (the only card with something to move) to 2
     assert card(s, 2, A)["ongoing"] is True
     assert s.view(None)["row"][0]["winner"] == A   # the Counselor is in force at once
+
+
+# -- search support: the fast path and the determiniser ----------------------------------------
+def _public(s):
+    return (s.to_move(), s.is_over(), s.outcome(), [s.view(p) for p in (None, A, B)],
+            [s.legal_actions(p) for p in (A, B)])
+
+
+@pytest.mark.parametrize(("deck", "hands", "decks", "row", "moves"), [
+    # §9.1 Palace Guard turnaround, §9.2 Mediator then Void Mage, §9.4 Hired Blade shift,
+    # §9.5 Poisoner: the same actions by the fast path give the same states.
+    ("I", ([7, 1], [11, 2, 6]), ([3], [4]), [], [(A, "7"), (B, "11"), (A, "R"), (B, "pass")]),
+    ("I", ([4, 6, 1], [9, 2, 3]), ([5], [7]), [],
+     [(A, "4"), (B, "9"), (A, "6"), (B, "2")]),
+    ("I", ([1, 2], [8, 9]), ([3], [4]), [E(5, 3)], [(A, "1"), (B, "8"), (A, "2"), (B, "9")]),
+    ("II", ([1, 2], [10, 3]), ([5], [6]), [], [(A, "1"), (B, "10")]),
+])
+def test_fast_path_plays_the_worked_examples_like_the_public_path(deck, hands, decks, row,
+                                                                  moves):
+    s = table(deck=deck, hands=hands, decks=decks, row=row)
+    fast = s.clone_fast()
+    assert _public(fast) == _public(s)
+    for p, action in moves:
+        s.apply(p, action)
+        fast.apply_fast(p, action)
+        assert _public(fast) == _public(s)
+        fast = fast.clone_fast()
+    assert fast.log == [] and fast.record()["actions"] == []  # nothing kept for display
+
+
+def test_a_fast_clone_is_independent_of_its_original():
+    s = GAME.new_game(seed=4, options={"deck": "II", "location": "scrapyard"})
+    rng = random.Random(4)
+    for _ in range(20):
+        p = s.to_move()[0]
+        s.apply(p, rng.choice(s.legal_actions(p)))
+    before, twin = _public(s), s.clone()
+    fast = s.clone_fast()
+    while not fast.is_over():
+        p = fast.to_move()[0]
+        fast.apply_fast(p, rng.choice(fast.legal_actions(p)))
+    assert _public(s) == before and s == twin
+
+
+def _positions(deck, location, seeds, every=3):
+    """Real positions (every few steps of random games), with the seat to determinise."""
+    for seed in seeds:
+        s = GAME.new_game(seed=seed, options={"deck": deck, "location": location})
+        rng = random.Random(seed)
+        step = 0
+        while not s.is_over():
+            if step % every == 0:
+                yield s, step % 2
+            p = rng.choice(s.to_move())
+            s.apply(p, rng.choice(s.legal_actions(p)))
+            step += 1
+
+
+def _hidden_twin(s, seat):
+    """A copy of ``s`` that differs only in what ``seat`` cannot see: the opponent's hand,
+    deck order and face-down cards are exchanged among themselves."""
+    q = 1 - seat
+    twin = s.clone()
+    hand, deck = twin.hands[q], twin.decks[q]
+    deck.reverse()
+    down = [c for c in [twin.placed[q]] + [e["cards"][q] for e in twin.row] if c and not c["up"]]
+    for c in down:
+        pool = deck or hand
+        if pool:
+            c["v"], pool[0] = pool[0], c["v"]
+    if hand and deck:
+        hand[0], deck[-1] = deck[-1], hand[0]
+    hand.sort()
+    return twin
+
+
+def _unseen(view, q):
+    """The opponent's cards this view does not show (for sampling)."""
+    seen = set(view["discards"][q])
+    seen.update(e["cards"][q]["value"] for e in view["row"])
+    seen.add(view["placing"][q]["value"])
+    return set(range(1, 17)) - seen
+
+
+@pytest.mark.parametrize(("deck", "location"), [("I", "none"), ("II", "foggy_swamp"),
+                                                ("II", "scrapyard"), ("I", "serpent_temple")])
+def test_determinised_worlds_do_not_depend_on_the_opponents_hidden_cards(deck, location):
+    """No cheating: two real states that differ only in the opponent's hidden cards give
+    the same world for the same rng seed (and the seat sees no difference)."""
+    differ = 0
+    for s, seat in _positions(deck, location, range(3)):
+        twin = _hidden_twin(s, seat)
+        view = s.view(seat)
+        assert twin.view(seat) == view
+        differ += twin.hands[1 - seat] != s.hands[1 - seat]
+        for k in range(2):
+            world = GAME.determinize(seat, view, s.events(seat), pygames.Rng(k))
+            other = GAME.determinize(seat, twin.view(seat), twin.events(seat), pygames.Rng(k))
+            assert world == other
+            assert world.view(seat) == view and world.legal_actions(seat) == s.legal_actions(seat)
+    assert differ > 10  # the twins really hid different hands
+
+
+def test_the_sampled_hand_varies_and_is_drawn_from_the_unseen_cards():
+    s = GAME.new_game(seed=5, options={"deck": "I"})
+    rng = random.Random(5)
+    for _ in range(9):
+        p = s.to_move()[0]
+        s.apply(p, rng.choice(s.legal_actions(p)))
+    seat, q = A, B
+    view = s.view(seat)
+    unseen = _unseen(view, q)
+    hands, decks = set(), set()
+    for k in range(300):
+        world = GAME.determinize(seat, view, s.events(seat), pygames.Rng(k))
+        hand = world.hands[q]
+        assert len(hand) == view["hand_sizes"][q] and set(hand) <= unseen
+        assert set(hand) | set(world.decks[q]) | {
+            c["v"] for c in [world.placed[q]] + [e["cards"][q] for e in world.row] if c
+            } == set(range(1, 17)) - set(view["discards"][q])
+        assert world.hands[seat] == s.hands[seat]
+        assert sorted(world.decks[seat]) == sorted(s.decks[seat])  # own deck: order unknown
+        hands.add(tuple(hand))
+        decks.add(tuple(world.decks[seat]))
+    assert len(hands) > 100 and len(decks) > 100
+    assert set().union(*hands) == unseen  # any unseen card may be in that hand
+
+
+def test_a_card_seen_going_back_to_the_hand_stays_there():
+    """Swamp Guardian returns a card in public: the opponent's sampled hand holds it."""
+    for seed in range(400):
+        s = GAME.new_game(seed=seed, options={"deck": "I"})
+        rng = random.Random(seed)
+        while not s.is_over():
+            p = s.to_move()[0]
+            s.apply(p, rng.choice(s.legal_actions(p)))
+            back = [e for e in s.log[-6:] if e["t"] == "return"]
+            if back and s.choice is None and back[-1]["card"] in s.hands[back[-1]["p"]]:
+                q, v = back[-1]["p"], back[-1]["card"]
+                seat = 1 - q
+                for k in range(30):
+                    world = GAME.determinize(seat, s.view(seat), s.events(seat),
+                                             pygames.Rng(k))
+                    assert v in world.hands[q]
+                return
+    pytest.fail("no game with a card returned to the hand")
+
+
+@pytest.mark.parametrize(("deck", "location"), [("II", "serpent_temple"), ("II", "scrapyard"),
+                                                ("II", "none"), ("I", "foggy_swamp")])
+def test_a_world_resumes_the_encounter_being_resolved(deck, location):
+    """At a choice, the world goes on as the real game would: the same steps left to run
+    (Librarian, Blackmailer, Serpent Temple, the draw after a Revolutionary's discard…),
+    and when the opponent chooses among public options, the same options."""
+    checked = 0
+    for s, seat in _positions(deck, location, range(6), every=1):
+        if s.choice is None:
+            continue
+        world = GAME.determinize(seat, s.view(seat), s.events(seat), pygames.Rng(checked))
+        checked += 1
+        assert world.tasks == s.tasks and world.serpent == s.serpent
+        assert world._enc_index(world.cur) == s._enc_index(s.cur)
+        assert [e["win"] for e in world.row] == [e["win"] for e in s.row]
+        if s.choice["seat"] != seat and s.choice["kind"] not in (
+                "palace_guard_discard", "elemental_card", "discard", "successor_keep",
+                "scrapyard_under"):
+            assert world.legal_actions(1 - seat) == s.legal_actions(1 - seat)
+    assert checked > 20
+
+
+def test_a_world_resumes_several_librarian_and_blackmailer_steps():
+    """Effects waiting for one revealed card run one by one (§3.4): a world made at any of
+    those steps has the same steps left. (The pending effects are set up with their events,
+    as if earlier abilities had given them.)"""
+    s = GAME.new_game(seed=2, options={"deck": "II"})
+    for p, effect, value in ((A, "librarian", 1), (B, "librarian", 1), (A, "librarian", 1),
+                             (B, "blackmail", "G")):
+        s.log.append({"t": "pending", "p": p, "effect": effect, "value": value})
+    s.librarian, s.blackmail = [2, 1], [["G"], []]
+    s.apply(A, next(a for a in s.legal_actions(A) if colour_of(int(a)) != "G"))
+    for seat in (A, B):  # B sees A's placed card but not what waits on it
+        world = GAME.determinize(seat, s.view(seat), s.events(seat), pygames.Rng(seat))
+        assert world.placed[A]["lib"] == 2 and world.placed[A]["bm"] == ["G"]
+    s.apply(B, s.legal_actions(B)[0])
+    steps = 0
+    while s.choice is not None and s.choice["kind"] in ("librarian", "discard"):
+        for seat in (A, B):
+            world = GAME.determinize(seat, s.view(seat), s.events(seat), pygames.Rng(steps))
+            assert world.view(seat) == s.view(seat)
+            assert world.tasks == s.tasks and world.choice["kind"] == s.choice["kind"]
+        who = s.choice["seat"]
+        s.apply(who, s.legal_actions(who)[0])
+        steps += 1
+    assert steps == 5  # three Librarian choices, then the Blackmailer's two discards
