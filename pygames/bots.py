@@ -1,4 +1,6 @@
-"""Bots. They decide only from their own player's view and legal actions, never the state.
+"""Bots. They decide only from their own player's view, legal actions and events, never the
+state: :class:`RandomBot`, and :class:`SearchBot` at three levels (:data:`LEVELS`), which
+searches worlds sampled from that knowledge (:mod:`pygames.search`).
 
 >>> import pygames
 >>> from pygames.bots import RandomBot
@@ -11,11 +13,29 @@ True
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from typing import Any, NamedTuple
 
 from .core import Game, Rng, State
+from .search import FlatMonteCarlo, Search
 
-__all__ = ["RandomBot", "play_bots", "self_play"]
+__all__ = ["RandomBot", "SearchBot", "Budget", "LEVELS", "make_bot", "play_bots", "self_play"]
+
+
+class Budget(NamedTuple):
+    """How long a bot thinks: ``iterations`` (reproducible from its seed) and, when
+    ``timed``, at most ``seconds`` of the clock as well."""
+
+    iterations: int
+    seconds: float
+
+
+#: The three levels of :class:`SearchBot`: information-set MCTS with more thought each.
+LEVELS: dict[str, Budget] = {
+    "easy": Budget(60, 0.15),
+    "normal": Budget(600, 0.5),
+    "strong": Budget(6000, 1.0),
+}
 
 
 class RandomBot:
@@ -26,21 +46,78 @@ class RandomBot:
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed)
 
-    def choose(self, view: dict[str, Any], legal: list[str]) -> str:
+    def choose(self, view: dict[str, Any], legal: list[str],
+               events: list[dict[str, Any]] | None = None) -> str:
         """Pick an action from ``legal``; ``view`` is what this bot's player can see."""
         if not legal:
             raise ValueError("the bot has no legal action to choose from")
         return self.rng.choice(legal)
 
 
-def play_bots(state: State, bots: dict[int, RandomBot]) -> None:
+class SearchBot:
+    """Plays ``seat`` of ``game`` by searching worlds drawn from what the seat knows.
+
+    ``kind`` is ``"ismcts"`` (the levels) or ``"flat"`` (flat Monte Carlo, the baseline
+    with the same budget). Each decision uses a fresh seed from the bot's own PRNG, so a
+    bot with an iteration budget (``timed=False``) plays the same game every time.
+
+    A page that must stay responsive thinks in slices: ``search = bot.start(...)``, then
+    ``search.run(n)`` between clicks until :meth:`done`, then ``search.best()``.
+    """
+
+    def __init__(self, game: Game, seat: int, *, level: str = "normal", seed: int = 0,
+                 kind: str = "ismcts", timed: bool = False,
+                 budget: Budget | None = None) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"unknown level {level!r} (use one of: {', '.join(LEVELS)})")
+        self.game, self.seat, self.level, self.kind = game, seat, level, kind
+        self.budget = budget or LEVELS[level]
+        self.timed = timed
+        self.rng = Rng(seed)
+        self.name = {"en": f"Bot ({level})", "ja": f"ボット（{level}）"}
+        self.last_iterations = 0
+
+    def start(self, view: dict[str, Any], legal: list[str],
+              events: list[dict[str, Any]]) -> Search | FlatMonteCarlo:
+        cls = FlatMonteCarlo if self.kind == "flat" else Search
+        return cls(self.game, self.seat, view, legal, events, seed=self.rng.next64())
+
+    def done(self, search: Search | FlatMonteCarlo, started: float) -> bool:
+        if search.iterations >= self.budget.iterations or len(search.legal) == 1:
+            return True
+        return self.timed and time.perf_counter() - started >= self.budget.seconds
+
+    def choose(self, view: dict[str, Any], legal: list[str],
+               events: list[dict[str, Any]] | None = None) -> str:
+        if not legal:
+            raise ValueError("the bot has no legal action to choose from")
+        search = self.start(view, legal, events or [])
+        started = time.perf_counter()
+        deadline = started + self.budget.seconds if self.timed else None
+        search.run(self.budget.iterations, deadline)
+        self.last_iterations = search.iterations
+        return search.best()
+
+
+def make_bot(game: Game, seat: int, name: str, seed: int = 0, *, timed: bool = False):
+    """A bot by name: ``random``, ``flat`` (flat Monte Carlo with the strong budget), or a
+    level of :data:`LEVELS`."""
+    if name == "random":
+        return RandomBot(seed)
+    if name == "flat":
+        return SearchBot(game, seat, level="strong", seed=seed, kind="flat", timed=timed)
+    return SearchBot(game, seat, level=name, seed=seed, timed=timed)
+
+
+def play_bots(state: State, bots: dict[int, Any]) -> None:
     """Let the bots act for their players until a human must act or the game is over."""
     while True:
         movers = [p for p in state.to_move() if p in bots]
         if not movers:
             return
         for p in movers:
-            state.apply(p, bots[p].choose(state.view(p), state.legal_actions(p)))
+            state.apply(p, bots[p].choose(state.view(p), state.legal_actions(p),
+                                          state.events(p)))
 
 
 def self_play(game: Game, *, seed: int, options: dict[str, Any] | None = None,

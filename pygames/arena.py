@@ -1,0 +1,130 @@
+"""Bots against bots: ``python -m pygames.arena GAME --bots strong,random --games N``.
+
+Plays ``N`` games between two bots (names as :func:`pygames.bots.make_bot` takes them:
+``random``, ``flat``, ``easy``, ``normal``, ``strong``), alternating seats, and prints
+each bot's win rate with a 95% Wilson interval (a draw counts half), the mean and
+maximum time per move and the mean iterations per move. Everything is seeded: the same
+command prints the same games (times aside).
+
+    python -m pygames.arena kiriai --bots strong,flat --games 200
+    python -m pygames.arena cardia --bots normal,easy --games 100 --options deck=II
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from typing import Any
+
+from . import get_game
+from .bots import make_bot
+
+
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% interval of a rate from ``score`` successes (halves allowed) out of ``n``.
+
+    >>> [round(x, 3) for x in wilson(50, 100)]
+    [0.404, 0.596]
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = score / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _parse_options(game: Any, pairs: list[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        name, _, raw = pair.partition("=")
+        spec = game.option_schema.get(name)
+        if spec is None:
+            raise SystemExit(f"unknown option {name!r} (known: {', '.join(game.option_schema)})")
+        values = [v for v in spec.get("values", []) if str(v) == raw]
+        if not values:
+            raise SystemExit(f"option {name} cannot be {raw!r}")
+        options[name] = values[0]
+    return options
+
+
+def play_match(game_id: str, names: tuple[str, str], games: int, *, seed: int = 0,
+               options: dict[str, Any] | None = None, timed: bool = False,
+               progress: bool = False) -> dict[str, Any]:
+    """Play the games; return per-bot ``score`` (wins + draws/2), ``wins``, ``draws``,
+    ``times`` (seconds per move) and ``iterations`` (per move)."""
+    game = get_game(game_id)
+    stats = [{"name": n, "score": 0.0, "wins": 0, "draws": 0, "times": [], "iterations": []}
+             for n in names]
+    for g in range(games):
+        first = g % 2  # which bot sits in seat 0
+        seat_of = {first: 0, 1 - first: 1}
+        bots = {seat_of[i]: make_bot(game, seat_of[i], names[i], seed=seed * 100_003 + g * 7 + i,
+                                     timed=timed) for i in range(2)}
+        state = game.new_game(seed=seed * 1_000_003 + g, options=options)
+        while not state.is_over():
+            for p in state.to_move():
+                bot = bots[p]
+                t0 = time.perf_counter()
+                action = bot.choose(state.view(p), state.legal_actions(p), state.events(p))
+                dt = time.perf_counter() - t0
+                i = 0 if seat_of[0] == p else 1
+                stats[i]["times"].append(dt)
+                stats[i]["iterations"].append(getattr(bot, "last_iterations", 0))
+                state.apply(p, action)
+        winners = state.outcome()["winners"]
+        for i in range(2):
+            if not winners or len(winners) == 2:
+                stats[i]["draws"] += 1
+                stats[i]["score"] += 0.5
+            elif seat_of[i] in winners:
+                stats[i]["wins"] += 1
+                stats[i]["score"] += 1
+        if progress:
+            print(f"\r{g + 1}/{games} games", end="", file=sys.stderr, flush=True)
+    if progress:
+        print(file=sys.stderr)
+    return {"games": games, "bots": stats}
+
+
+def report(result: dict[str, Any]) -> str:
+    n = result["games"]
+    lines = [f"{'bot':<8} {'score':>7} {'rate':>6} {'95% interval':>15} {'wins':>5} "
+             f"{'draws':>5} {'ms/move':>8} {'max ms':>7} {'iter/move':>9}"]
+    for b in result["bots"]:
+        lo, hi = wilson(b["score"], n)
+        times = b["times"] or [0.0]
+        its = b["iterations"] or [0]
+        lines.append(f"{b['name']:<8} {b['score']:>7.1f} {b['score'] / n:>6.1%} "
+                     f"{f'{lo:.1%}–{hi:.1%}':>15} {b['wins']:>5} {b['draws']:>5} "
+                     f"{1000 * sum(times) / len(times):>8.1f} {1000 * max(times):>7.1f} "
+                     f"{sum(its) / len(its):>9.0f}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m pygames.arena", description=__doc__.split("\n")[0])
+    ap.add_argument("game")
+    ap.add_argument("--bots", default="strong,random", help="two bot names, comma-separated")
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--options", nargs="*", default=[], metavar="K=V")
+    ap.add_argument("--timed", action="store_true",
+                    help="cap each move by the level's seconds too (as in the app)")
+    args = ap.parse_args(argv)
+    names = tuple(args.bots.split(","))
+    if len(names) != 2:
+        ap.error("--bots takes two names, e.g. strong,random")
+    game = get_game(args.game)
+    result = play_match(args.game, names, args.games, seed=args.seed,  # type: ignore[arg-type]
+                        options=_parse_options(game, args.options), timed=args.timed,
+                        progress=sys.stderr.isatty())
+    print(f"{game.names['en']}: {args.games} games, seats alternating")
+    print(report(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

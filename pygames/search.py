@@ -1,0 +1,257 @@
+"""Search for bots: information-set MCTS over the core protocol, and flat Monte Carlo.
+
+A bot's seat knows only its view, its legal actions and its events. Each iteration of
+:class:`Search` plays in one *world*: a full state drawn by the game's determiniser
+(:meth:`pygames.core.Game.determinize`) from exactly that knowledge, so the search never
+sees what its seat may not (single-observer information-set MCTS: one tree over the
+seat's information, statistics shared by every world that passes through a node).
+
+* A node where one player moves picks by UCB1 among the actions legal *in this world*,
+  counting for each action how often it was available (ISMCTS's availability count), so
+  an opponent's action that only some worlds allow is not over-trusted.
+* A node where several players move at once (Kiri-ai programs, Cardia placements) is a
+  simultaneous node searched by decoupled UCT: each mover keeps its own statistics and
+  picks by UCB1 as if alone; the child is the joint choice. At the root the bot then plays
+  a *mixed* strategy: an action drawn in proportion to its visits (the rarely tried ones
+  left out), so it cannot be read.
+* Below the tree, a playout plays random legal actions by the fast path
+  (:meth:`~pygames.core.State.clone_fast`, :meth:`~pygames.core.State.apply_fast`) up to
+  :data:`PLAYOUT_CAP` actions (then a draw). A result is 1 for a winner, 0 for a loser
+  and 1/2 each for a draw.
+
+The search is resumable: :meth:`Search.run` takes a number of iterations, so a page can
+run it in slices between clicks; everything random comes from the bot's own seeded
+:class:`~pygames.core.Rng`, so an iteration budget gives the same move every time (a
+time budget caps it, for play, and is then not reproducible).
+
+>>> import pygames
+>>> game = pygames.get_game("kiriai")
+>>> state = game.new_game(seed=1)
+>>> s = Search(game, 1, state.view(1), state.legal_actions(1), state.events(1), seed=3)
+>>> s.run(200)
+200
+>>> s.best() in state.legal_actions(1)
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from .core import Game, Rng, State
+
+__all__ = ["Search", "FlatMonteCarlo", "PLAYOUT_CAP", "rewards"]
+
+#: Actions a playout may take before it is scored a draw.
+PLAYOUT_CAP = 400
+#: How many sampled worlds a search keeps and reuses (each iteration clones one).
+WORLDS = 128
+
+
+def rewards(state: State) -> list[float]:
+    """Each seat's result of a finished (or abandoned: a draw) game, in [0, 1]."""
+    outcome = state.outcome() if state.is_over() else None
+    n = state.players
+    if not outcome or not outcome["winners"]:
+        return [0.5] * n
+    winners = outcome["winners"]
+    share = 1.0 / len(winners) if len(winners) < n else 0.5
+    return [share if p in winners else 0.0 for p in range(n)]
+
+
+def playout(world: State, rng: Rng, cap: int = PLAYOUT_CAP) -> list[float]:
+    """Random legal actions by the fast path until the end (or ``cap`` actions)."""
+    for _ in range(cap):
+        movers = world.to_move()
+        if not movers:
+            break
+        for p in movers:
+            legal = world.legal_actions(p)
+            world.apply_fast(p, legal[rng.randbelow(len(legal))])
+    return rewards(world)
+
+
+class _Node:
+    """One point of the tree, as the searching seat knows it."""
+
+    __slots__ = ("stats", "children")
+
+    def __init__(self) -> None:
+        #: ``{(player, action): [visits, total reward, times available]}``
+        self.stats: dict[tuple[int, str], list[float]] = {}
+        #: ``{((player, action), ...): child}`` (one pair per mover, in seat order)
+        self.children: dict[tuple[tuple[int, str], ...], _Node] = {}
+
+
+class _Worlds:
+    """Worlds drawn from the seat's knowledge, each kept and cloned for reuse."""
+
+    def __init__(self, game: Game, seat: int, view: dict[str, Any],
+                 events: list[dict[str, Any]], rng: Rng, size: int = WORLDS) -> None:
+        self.game, self.seat, self.view, self.events = game, seat, view, events
+        self.rng = rng
+        self.size = size
+        self.pool: list[State] = []
+        self.turn = 0
+
+    def next(self) -> State:
+        if len(self.pool) < self.size:
+            world = self.game.determinize(self.seat, self.view, self.events,
+                                          Rng(self.rng.next64()))
+            self.pool.append(world)
+            return world.clone_fast()
+        self.turn = (self.turn + 1) % self.size
+        return self.pool[self.turn].clone_fast()
+
+
+class Search:
+    """Information-set MCTS for ``seat`` from what it knows (see the module docstring).
+
+    ``c`` is UCB1's exploration constant. ``run(n)`` adds ``n`` iterations (or fewer, if
+    ``deadline`` — a ``time.perf_counter()`` value — passes first) and returns how many it
+    ran; :meth:`best` is the move to play.
+    """
+
+    def __init__(self, game: Game, seat: int, view: dict[str, Any], legal: list[str],
+                 events: list[dict[str, Any]], *, seed: int = 0, c: float = 0.7,
+                 worlds: int = WORLDS) -> None:
+        if not legal:
+            raise ValueError("the seat has no legal action to search")
+        self.game, self.seat, self.legal = game, seat, list(legal)
+        self.rng = Rng(seed)
+        self.c = c
+        self.root = _Node()
+        self.iterations = 0
+        self.simultaneous = False  # the root was met with several movers
+        self._worlds = _Worlds(game, seat, view, events, Rng(self.rng.next64()), worlds)
+
+    def run(self, iterations: int, deadline: float | None = None) -> int:
+        done = 0
+        if len(self.legal) == 1:  # nothing to think about
+            self.iterations += iterations
+            return iterations
+        while done < iterations:
+            if deadline is not None and done % 16 == 0 and time.perf_counter() >= deadline:
+                break
+            self._iterate()
+            done += 1
+        self.iterations += done
+        return done
+
+    def _iterate(self) -> None:
+        rng, c = self.rng, self.c
+        world = self._worlds.next()
+        node = self.root
+        path: list[tuple[_Node, tuple[tuple[int, str], ...]]] = []
+        while True:
+            movers = world.to_move()
+            if not movers:
+                break
+            if node is self.root and len(movers) > 1:
+                self.simultaneous = True
+            joint = []
+            for p in movers:
+                legal = world.legal_actions(p)
+                joint.append((p, self._pick(node, p, legal, rng, c)))
+            key = tuple(joint)
+            for p, a in joint:
+                world.apply_fast(p, a)
+            path.append((node, key))
+            child = node.children.get(key)
+            if child is None:
+                node.children[key] = _Node()
+                break
+            node = child
+        result = playout(world, rng)
+        for n, key in path:
+            for p, a in key:
+                entry = n.stats[(p, a)]
+                entry[0] += 1
+                entry[1] += result[p]
+
+    @staticmethod
+    def _pick(node: _Node, p: int, legal: list[str], rng: Rng, c: float) -> str:
+        stats = node.stats
+        untried = []
+        best, best_score = legal[0], -1.0
+        for a in legal:
+            entry = stats.get((p, a))
+            if entry is None:
+                entry = stats[(p, a)] = [0, 0.0, 0]
+            entry[2] += 1
+            if entry[0] == 0:
+                untried.append(a)
+        if untried:
+            return untried[rng.randbelow(len(untried))]
+        for a in legal:
+            visits, total, avail = stats[(p, a)]
+            score = total / visits + c * math.sqrt(math.log(avail) / visits)
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+    def visits(self) -> dict[str, int]:
+        """Root visits of each of the seat's legal actions."""
+        stats = self.root.stats
+        return {a: int(stats.get((self.seat, a), [0])[0]) for a in self.legal}
+
+    def value(self, action: str) -> float:
+        """The mean result of ``action`` at the root (0.5 if never tried)."""
+        entry = self.root.stats.get((self.seat, action))
+        return entry[1] / entry[0] if entry and entry[0] else 0.5
+
+    def best(self) -> str:
+        """The move: the most visited, or at a simultaneous root a draw in proportion to
+        the visits of the actions tried at least a tenth as often as the most tried."""
+        visits = self.visits()
+        top = max(visits.values())
+        if top == 0:
+            return self.legal[self.rng.randbelow(len(self.legal))]
+        if not self.simultaneous:
+            return max(self.legal, key=lambda a: (visits[a], self.value(a)))
+        pool = [(a, v) for a, v in visits.items() if v * 10 >= top]
+        total = sum(v for _, v in pool)
+        pick = self.rng.randbelow(total)
+        for a, v in pool:
+            if pick < v:
+                return a
+            pick -= v
+        return pool[-1][0]  # pragma: no cover - the loop always returns
+
+
+class FlatMonteCarlo:
+    """The baseline: every root action gets playouts in turn from sampled worlds (the
+    other players random from there on); the best mean wins. Same interface as Search."""
+
+    def __init__(self, game: Game, seat: int, view: dict[str, Any], legal: list[str],
+                 events: list[dict[str, Any]], *, seed: int = 0,
+                 worlds: int = WORLDS) -> None:
+        if not legal:
+            raise ValueError("the seat has no legal action to search")
+        self.seat, self.legal = seat, list(legal)
+        self.rng = Rng(seed)
+        self.totals = {a: [0, 0.0] for a in self.legal}
+        self.iterations = 0
+        self._worlds = _Worlds(game, seat, view, events, Rng(self.rng.next64()), worlds)
+
+    def run(self, iterations: int, deadline: float | None = None) -> int:
+        done = 0
+        while done < iterations:
+            if deadline is not None and done % 16 == 0 and time.perf_counter() >= deadline:
+                break
+            action = self.legal[(self.iterations + done) % len(self.legal)]
+            world = self._worlds.next()
+            world.apply_fast(self.seat, action)
+            result = playout(world, self.rng)
+            entry = self.totals[action]
+            entry[0] += 1
+            entry[1] += result[self.seat]
+            done += 1
+        self.iterations += done
+        return done
+
+    def best(self) -> str:
+        return max(self.legal, key=lambda a: (self.totals[a][1] / self.totals[a][0]
+                                              if self.totals[a][0] else 0.0))

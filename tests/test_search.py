@@ -1,0 +1,120 @@
+"""Bots that search (pygames.search, pygames.bots.SearchBot) and the arena, for every game.
+
+A bot is handed only its seat's view, legal actions and events; these tests hold it to
+that (twin states that differ only in what the seat cannot see get the same decision),
+and check that searching makes a bot play better than chance, reproducibly.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from test_api import _cardia_twin
+
+import pygames
+from pygames.arena import main as arena_main
+from pygames.arena import play_match, wilson
+from pygames.bots import SearchBot
+from pygames.search import Search
+
+GAME_IDS = pygames.game_ids()
+
+
+def _kiriai_twin(state, seat):
+    """A Kiri-ai state that differs from ``state`` only in what ``seat`` cannot see: the
+    opponent's unrevealed special swapped with the unused one, its committed choice
+    changed."""
+    twin = state.clone()
+    p = 1 - seat
+    if twin.pending[p] is not None:
+        others = ([a for a in twin._programs(p) if a != twin.pending[p]]
+                  if twin.phase == "program" else
+                  [a for a in ("2H", "2E", "3H", "3E", "4H", "4E") if a != twin.pending[p]])
+        if others:
+            twin.pending[p] = others[0]
+    if not twin.spent[p]:
+        twin.special[p], twin._unused_special = twin._unused_special, twin.special[p]
+    return twin
+
+
+TWINS = {"kiriai": _kiriai_twin, "cardia": lambda s, seat: _cardia_twin(s, 1 - seat)}
+
+
+def random_positions(gid, count, seed=0):
+    game = pygames.get_game(gid)
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        state = game.new_game(seed=rng.randrange(10**6))
+        for _ in range(rng.randrange(0, 30)):
+            if state.is_over():
+                break
+            p = rng.choice(state.to_move())
+            state.apply(p, rng.choice(state.legal_actions(p)))
+        if not state.is_over():
+            out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("gid", GAME_IDS)
+def test_states_differing_only_in_what_the_bot_cannot_see_get_the_same_move(gid):
+    game = pygames.get_game(gid)
+    differed = 0
+    for i, state in enumerate(random_positions(gid, 12, seed=1)):
+        for seat in state.to_move():
+            twin = TWINS[gid](state, seat)
+            assert json.dumps(twin.view(seat)) == json.dumps(state.view(seat))
+            differed += twin != state
+            moves = []
+            for s in (state, twin):
+                bot = SearchBot(game, seat, level="easy", seed=i)
+                moves.append(bot.choose(s.view(seat), s.legal_actions(seat), s.events(seat)))
+            assert moves[0] == moves[1], "the bot's move depends on what it cannot see"
+    assert differed, "the twins never differed: the test proves nothing"
+
+
+@pytest.mark.parametrize("gid", GAME_IDS)
+def test_a_bot_with_an_iteration_budget_replays_the_same_game(gid):
+    game = pygames.get_game(gid)
+
+    def one_game():
+        state = game.new_game(seed=4)
+        bots = {0: SearchBot(game, 0, level="easy", seed=1),
+                1: SearchBot(game, 1, level="easy", seed=2)}
+        while not state.is_over():
+            for p in state.to_move():
+                state.apply(p, bots[p].choose(state.view(p), state.legal_actions(p),
+                                              state.events(p)))
+        return state.record()
+
+    assert one_game() == one_game()
+
+
+def test_at_a_simultaneous_choice_the_bot_plays_a_mixed_strategy():
+    game = pygames.get_game("kiriai")
+    state = game.new_game(seed=2)
+    picks = set()
+    for seed in range(12):
+        s = Search(game, 1, state.view(1), state.legal_actions(1), state.events(1), seed=seed)
+        s.run(300)
+        assert s.simultaneous
+        picks.add(s.best())
+    assert len(picks) > 1, "the same program every time: a human would read it"
+
+
+@pytest.mark.parametrize("gid", GAME_IDS)
+def test_searching_beats_random_play(gid):
+    result = play_match(gid, ("easy", "random"), 12, seed=3)
+    searcher, rand = result["bots"]
+    assert searcher["score"] > rand["score"] + 2, result
+    assert all(i > 0 for i in searcher["iterations"])
+
+
+def test_the_arena_prints_rates_with_intervals(capsys):
+    assert arena_main(["kiriai", "--bots", "easy,random", "--games", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "easy" in out and "random" in out and "95% interval" in out and "%" in out
+    lo, hi = wilson(9.5, 10)
+    assert 0.6 < lo < 0.95 < hi <= 1.0
