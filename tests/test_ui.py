@@ -878,7 +878,9 @@ def test_lobby_form_starts_kiriai_with_mode_and_every_option(lobby_html):
     for i in inputs:
         if i.get("type") == "radio":
             radios.setdefault(i["name"], {})[i["value"]] = "checked" in i
-    assert radios["mode"] == {"bot": True, "hotseat": False}
+    assert radios["mode"] == {"bot": True, "hotseat": False, "link": False}
+    assert radios["bot"] == {"easy": False, "normal": True, "strong": False}
+    assert radios["seat"] == {"0": True, "1": False, "random": False}
     for name, spec in GAME.option_schema.items():
         assert set(radios[name]) == {str(v) for v in spec["values"]}, name
         checked = [v for v, on in radios[name].items() if on]
@@ -888,6 +890,8 @@ def test_lobby_form_starts_kiriai_with_mode_and_every_option(lobby_html):
     text = visible_text(form)
     assert "Standard (5 spaces)" in text and "スタンダード（5マス）" in text
     assert "vs bot" in text and "ボットと対戦" in text
+    assert "Play a friend" in text and "友だちと対戦" in text
+    assert "Strong" in text and "つよい" in text and "Second player" in text
 
 
 def test_planned_games_are_coming_soon_not_forms(lobby_html):

@@ -194,6 +194,25 @@
     linkPlay(r);
     render(r);
     schedule(r);
+    if (r.thinking) scheduleThink();
+  }
+
+  // A bot thinks in the worker a slice (~40 ms) at a time, so a click waits at most one
+  // slice: the page calls think() again and again until the bot has moved.
+  var thinkTimer = null;
+
+  function scheduleThink() {
+    if (thinkTimer !== null) return;
+    thinkTimer = setTimeout(function () {
+      call("think", []).then(function (r) {
+        thinkTimer = null;
+        if (r.changed) show(r);
+        else if (r.thinking) scheduleThink();
+      }, function (err) {
+        thinkTimer = null;
+        report(err);
+      });
+    }, 0);
   }
 
   // Link play (peer.js): the worker's session says what to send, what to keep in storage

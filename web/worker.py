@@ -39,6 +39,11 @@ def advance():
     return json.dumps(session.advance())
 
 
+def think():
+    """A slice of the bot's thinking (about 40 ms), between the page's other calls."""
+    return json.dumps(session.think())
+
+
 def peer(kind, peer_id="", text=""):
     """Link play: a data channel event or message, a connection status (peer.js)."""
     return json.dumps(session.peer(str(kind), str(peer_id or ""), str(text or "")))
@@ -49,4 +54,4 @@ def mac(text):
     return json.dumps(session.mac(str(text)))
 
 
-__export__ = ["open_table", "command", "advance", "peer", "mac"]
+__export__ = ["open_table", "command", "advance", "think", "peer", "mac"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pygames
+from pygames.bots import LEVELS
 
 from . import ui_module
 from .i18n import bilingual, both, esc
@@ -50,6 +51,10 @@ def _game_card(game: pygames.Game) -> str:
     modes = _radio_group("mode", both("mode"), [("bot", both("mode_bot")),
                                                 ("hotseat", both("mode_hotseat")),
                                                 ("link", both("mode_link"))], "bot", gid)
+    bot = (_radio_group("bot", both("bot_level"), [(lv, both(f"level_{lv}")) for lv in LEVELS],
+                        "normal", gid)
+           + _radio_group("seat", both("your_seat"), [(v, both(f"seat_{v}")) for v in
+                                                      ("0", "1", "random")], "0", gid))
     options = []
     for name, spec in game.option_schema.items():
         labels = game.option_labels.get(name, {})
@@ -63,7 +68,7 @@ def _game_card(game: pygames.Game) -> str:
         f'<form action="./play.html" method="get" class="start">'
         f'<input type="hidden" name="game" value="{esc(gid)}">'
         f'<input type="hidden" name="lang" value="en" class="lang-field">'
-        f'{modes}<details class="options"><summary>{both("options")}</summary>'
+        f'{modes}<div class="vs-bot">{bot}</div><details class="options"><summary>{both("options")}</summary>'
         f'{"".join(options)}</details>'
         f'<button type="submit" class="primary play">{both("play")}</button></form></article>')
 

@@ -11,7 +11,8 @@ gives a small JSON-able result back:
 * :meth:`Session.command` takes the ``data-cmd`` of a click, :meth:`Session.advance`
   the next reveal step when the page's timer says so.
 
-Each returns :meth:`Session.result`: ``{html, animating, over, lang, title, delay}``, or
+Each returns :meth:`Session.result`: ``{html, animating, over, lang, title, delay,
+thinking}`` (``thinking``: a bot is thinking, call :meth:`Session.think` soon), or
 ``{error, lang}`` for a table link that names no such game, mode or option.
 
 >>> s = Session()
@@ -29,6 +30,7 @@ from typing import Any
 from urllib.parse import parse_qsl
 
 import pygames
+from pygames.bots import LEVELS
 
 from .i18n import pick_lang, t
 from .link import LinkTable, sdp_mac
@@ -98,7 +100,14 @@ def make_table(query: str, *, saved_lang: str | None = None, nav_lang: str | Non
     deal = _number(params.get("seed"))
     if deal is None:
         deal = seed if seed is not None else random.randrange(2**31)
-    return Table(game.id, mode=mode, seed=deal,
+    level = params.get("bot") or "normal"
+    if level not in LEVELS:
+        raise ValueError(f"bot {level!r} is not one of {', '.join(LEVELS)}")
+    seat_text = params.get("seat") or "0"
+    if seat_text not in ("0", "1", "random"):
+        raise ValueError(f"seat {seat_text!r} is not 0, 1 or random")
+    seat: int | str = seat_text if seat_text == "random" else int(seat_text)
+    return Table(game.id, mode=mode, seed=deal, level=level, seat=seat, slices=True,
                  options=parse_options(game, params), lang=lang,
                  speed=DEFAULT_SPEED if speed is None else speed)
 
@@ -155,6 +164,14 @@ class Session:
                 table.manual(kind, text)
         return self.result()
 
+    def think(self) -> dict[str, Any]:
+        """A slice of the bot's thinking (the page calls it while ``thinking``): the whole
+        result once the bot has moved, else only ``{"thinking": true, "changed": false}``."""
+        table = self._table()
+        if table.think():
+            return self.result()
+        return {"thinking": bool(table.thinking), "changed": False}
+
     def mac(self, text: str) -> str:
         """The HMAC of an SDP under this link's key (offers and answers carry it)."""
         table = self._table()
@@ -169,6 +186,8 @@ class Session:
             "lang": table.lang,
             "title": table.title(),
             "delay": int(table.delay()) if table.animating else 0,
+            "thinking": bool(table.thinking),
+            "changed": True,
         }
         if isinstance(table, LinkTable):
             saved = table.save()

@@ -33,10 +33,11 @@ False
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pygames
-from pygames.bots import RandomBot, play_bots
+from pygames.bots import LEVELS, RandomBot, SearchBot, play_bots
 
 from . import ui_module
 from .i18n import LANGS, esc, t
@@ -50,7 +51,18 @@ class Table:
 
     def __init__(self, game_id: str, *, mode: str = "bot", seed: int = 0,
                  options: dict[str, Any] | None = None, lang: str = "en",
-                 speed: int = 900) -> None:
+                 speed: int = 900, level: str | None = None, seat: int | str = 0,
+                 slices: bool = False) -> None:
+        """``level``: the bot's (``easy``/``normal``/``strong``: :class:`SearchBot`; None: a
+        random bot); ``seat``: the human's against the bot (0 = first player, or
+        ``"random"``: drawn from the seed); ``slices``: the bot thinks only in
+        :meth:`think`, a slice at a time, so a page stays answerable (else at once)."""
+        if level is not None and level not in LEVELS:
+            raise ValueError(f"unknown bot level {level!r} (use one of: {', '.join(LEVELS)})")
+        if seat not in (0, 1, "random"):
+            raise ValueError(f"the seat must be 0, 1 or random, not {seat!r}")
+        self.level, self.seat_choice, self.slices = level, seat, slices
+        self.thinking: dict[int, tuple[Any, float]] = {}
         if mode not in self.modes:
             raise ValueError(f"unknown mode {mode!r} (use one of: {', '.join(self.modes)})")
         self.game = pygames.get_game(game_id)
@@ -66,8 +78,14 @@ class Table:
     def start(self, seed: int) -> None:
         self.seed = seed
         self.state = self.game.new_game(seed=seed, options=self.options)
-        self.human = 0
-        self.bots = {1: RandomBot(seed=seed * 7 + 1)} if self.mode == "bot" else {}
+        self.human = seed % 2 if self.seat_choice == "random" else int(self.seat_choice)
+        self.bots: dict[int, Any] = {}
+        self.thinking = {}
+        if self.mode == "bot":
+            other = 1 - self.human
+            self.bots[other] = (RandomBot(seed=seed * 7 + 1) if self.level is None else
+                                SearchBot(self.game, other, level=self.level,
+                                          seed=seed * 7 + 1, timed=self.slices))
         self.sel = self.ui.new_selection()
         self.shown = 0
         self.before: dict[str, Any] | None = None
@@ -100,10 +118,55 @@ class Table:
         return self.active
 
     def _after_change(self) -> None:
-        """Let bots act, then decide whose eyes the screen is for."""
+        """Let bots act (or start thinking), then decide whose eyes the screen is for."""
         if self.bots:
-            play_bots(self.state, self.bots)
+            if self.slices:
+                self._start_thinking()
+            else:
+                play_bots(self.state, self.bots)
         self._next_handover()
+
+    # -- a bot that thinks in slices ------------------------------------------------------
+    def _start_thinking(self) -> None:
+        """Every bot to move begins a search (a random bot just plays)."""
+        for p in self.state.to_move():
+            bot = self.bots.get(p)
+            if bot is None or p in self.thinking:
+                continue
+            view, legal, events = (self.state.view(p), self.state.legal_actions(p),
+                                   self.state.events(p))
+            if isinstance(bot, SearchBot):
+                self.thinking[p] = (bot.start(view, legal, events), time.perf_counter())
+            else:
+                self._bot_plays(p, bot.choose(view, legal, events))
+
+    def think(self, ms: float = 40.0) -> bool:
+        """Think for about ``ms`` milliseconds; True if a bot has moved (redraw)."""
+        deadline = time.perf_counter() + ms / 1000
+        moved = False
+        for p, (search, started) in list(self.thinking.items()):
+            bot = self.bots[p]
+            while not bot.done(search, started) and time.perf_counter() < deadline:
+                search.run(16, deadline)
+            if bot.done(search, started):
+                del self.thinking[p]
+                bot.last_iterations = search.iterations
+                self._bot_plays(p, search.best())
+                moved = True
+        return moved
+
+    def _bot_plays(self, p: int, action: str) -> None:
+        """A bot's move, played back as a person's would be."""
+        was_animating, count = self.animating, self._count()
+        before = self._view(self.human)
+        self.state.apply(p, action)
+        if self._count() > count and not was_animating:
+            self.shown = self.since = count
+            self.before = before
+            self._skip_quiet()
+            if self.animating:
+                self.advance()
+        self._start_thinking()
 
     def _next_handover(self) -> None:
         if self.mode != "hotseat" or self.animating:
@@ -297,7 +360,11 @@ class Table:
 
     # -- hooks for other kinds of table (link play adds its connection and checks) -------
     def _header_extra(self) -> str:
-        return ""
+        if not self.thinking:
+            return ""
+        who = self.ui.who(next(iter(self.thinking)), self.lang)
+        return (f'<p class="thinking" role="status"><span class="dot" aria-hidden="true"></span>'
+                f'{esc(t("bot_thinking", self.lang, who=who))}</p>')
 
     def _side_extra(self) -> str:
         return ""

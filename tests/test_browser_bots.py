@@ -1,0 +1,71 @@
+"""Bots in the browser: levels and seats from the lobby, and a page that never freezes.
+
+The bot searches in the Python worker a slice (~40 ms) at a time (``think``), so the main
+thread has no long task and a click on the table is answered while the bot thinks.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from playwright.sync_api import Page, expect
+from test_browser_a11y import click_some
+from test_browser_worker import LIMIT_MS, LONG_TASKS, assert_the_probe_sees_a_long_task, long_tasks
+
+import pygames
+
+pytestmark = pytest.mark.browser
+READY = 'html[data-ready="true"]'
+
+
+@pytest.mark.parametrize("gid", pygames.game_ids())
+def test_the_lobby_sets_the_bots_level_and_your_seat(page: Page, gid):
+    page.goto("/index.html?lang=en")
+    page.wait_for_selector(READY)
+    card = page.locator(f"#game-{gid}")
+    expect(card.locator(".vs-bot")).to_be_visible()  # only against the bot
+    card.locator('input[name="bot"][value="easy"]').check()
+    card.locator('input[name="seat"][value="1"]').check()
+    card.locator("button.play").click()
+    page.wait_for_selector(READY)
+    assert "bot=easy" in page.url and "seat=1" in page.url
+    # You are the second player; the bot opens, and the game plays to the end.
+    click_some(page, random.Random(1), 3000)
+    page.wait_for_selector(".overlay.gameover")
+    page.goto("/index.html?lang=en")
+    page.wait_for_selector(READY)
+    page.locator(f"#game-{gid}").locator('input[name="mode"][value="hotseat"]').check()
+    expect(page.locator(f"#game-{gid} .vs-bot")).to_be_hidden()
+
+
+@pytest.mark.parametrize("gid", pygames.game_ids())
+def test_a_strong_bot_thinks_without_freezing_the_page(page: Page, page_errors, gid):
+    """While the strong bot thinks the main thread has no long task, a 'thinking' status
+    is shown, and a click on the table is answered before the bot has moved."""
+    page.add_init_script(LONG_TASKS)
+    # Seat 1: the bot (first player) thinks as soon as the table opens.
+    page.goto(f"/play.html?game={gid}&mode=bot&bot=strong&seat=1&seed=3&speed=0&lang=en")
+    page.wait_for_selector(READY)
+    answered = 0
+    for _ in range(6):
+        page.wait_for_selector(".bar .thinking", timeout=60_000)
+        before = page.locator("#app").inner_html()
+        buttons = page.locator("#app .main button[data-cmd]:not([disabled])")
+        cmds = [c for c in buttons.evaluate_all("els => els.map(e => e.dataset.cmd)")
+                if c not in ("confirm", "skip") and not c.startswith("lang:")]
+        if cmds and page.locator(".bar .thinking").count():
+            page.locator(f'#app .main button[data-cmd="{cmds[0]}"]').first.click()
+            # Answered (the table changed) while the bot still thinks.
+            page.wait_for_function(
+                "b => document.querySelector('#app').innerHTML !== b", arg=before,
+                timeout=2_000)
+            answered += bool(page.locator(".bar .thinking").count())
+        click_some(page, random.Random(answered), 30)
+        if page.locator('#app[data-over="true"]').count():
+            break
+    assert answered, "never managed to click while the bot was thinking"
+    tasks = long_tasks(page)
+    assert not [t for t in tasks if t > LIMIT_MS], f"main-thread tasks (ms): {tasks}"
+    assert_the_probe_sees_a_long_task(page)
+    assert not [e for e in page_errors if "Error" in e], page_errors
