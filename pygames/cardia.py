@@ -374,7 +374,7 @@ class CardiaGame(Game):
         in the row, and what is left to do of the encounter being resolved (remaining
         Librarian / Blackmailer steps, Serpent Temple wins still to come, the draw that
         follows a Revolutionary's discard). The world's own random draws (Puppeteer, Witch
-        King's reshuffle) come from ``rng`` too; its log and record start empty.
+        King's reshuffle) come from ``rng`` too; it keeps no log or record (``quiet``).
         """
         return _Determinizer(self, seat, view, events, rng).world()
 
@@ -388,6 +388,10 @@ class CardiaState(State):
     whose last item is the top card. The rules engine is a stack of small tasks
     (``self.tasks``, plain dicts) run until a player must choose (``self.choice``).
     """
+
+    #: True in a copy for search (:meth:`clone_fast`, a determinised world): no events are
+    #: made, the log stays empty.
+    quiet = False
 
     def __init__(self, game: Game, seed: int, players: int, options: dict[str, Any]) -> None:
         super().__init__(game, seed, players, options)
@@ -488,7 +492,8 @@ class CardiaState(State):
 
     # -- the fast path for search ----------------------------------------------------------
     def clone_fast(self) -> CardiaState:
-        """A copy for search: the same game state, an empty log and record.
+        """A copy for search: the same game state, an empty log and record, and no events
+        made from now on (``quiet``).
 
         The view reads no events, so nothing it shows is lost. Task dicts are never changed
         once made and the choice dict is replaced, not changed, so both are shared.
@@ -500,6 +505,7 @@ class CardiaState(State):
         twin.rng._state = self.rng._state
         twin.log = []
         twin._actions = []
+        twin.quiet = True
         twin.wins = self.wins[:]
         twin.results = self.results[:]
         twin.row = [{"id": e["id"], "cards": [c0.copy(), c1.copy()], "revealed": e["revealed"],
@@ -611,14 +617,16 @@ class CardiaState(State):
         self.choice: dict[str, Any] | None = None
         self.cur: int | None = None
         self.ending: list[Any] | None = None
-        self.log.append({"t": "round", "n": self.round, "wins": list(self.wins)})
+        if not self.quiet:
+            self.log.append({"t": "round", "n": self.round, "wins": list(self.wins)})
         n = 2 if self.location == "grand_library" else 5
         for p in SEATS:
             self.rng.shuffle(self.decks[p])
             cards = [self.decks[p].pop() for _ in range(n)]
             self.hands[p] = sorted(cards)
-            self.log.append(private_event({"t": "deal", "p": p, "n": n, "cards": cards},
-                                          [p], ["cards"]))
+            if not self.quiet:
+                self.log.append(private_event({"t": "deal", "p": p, "n": n, "cards": cards},
+                                              [p], ["cards"]))
 
     # -- helpers ------------------------------------------------------------------------
     def _find(self, seat: int, value: int) -> int:
@@ -680,27 +688,30 @@ class CardiaState(State):
         return card["v"] + card["mod"]
 
     def _draw(self, p: int, n: int, why: str) -> None:
-        deck = self.decks[p]
-        cards = [deck.pop() for _ in range(min(n, len(deck)))]
+        deck, hand = self.decks[p], self.hands[p]
+        cards = [deck.pop()] if n == 1 and deck else [deck.pop() for _ in range(min(n, len(deck)))]
         for v in cards:
-            insort(self.hands[p], v)
-        event = {"t": "draw", "p": p, "n": len(cards), "cards": cards}
-        if why != "finish":
-            event["why"] = why
-        self.log.append(private_event(event, [p], ["cards"]))
+            insort(hand, v)
+        if not self.quiet:
+            event = {"t": "draw", "p": p, "n": len(cards), "cards": cards}
+            if why != "finish":
+                event["why"] = why
+            self.log.append(private_event(event, [p], ["cards"]))
 
     def _discard_hand(self, p: int, cards: list[int], why: str) -> None:
         for v in cards:
             self.hands[p].remove(v)
             self.discards[p].append(v)
-        self.log.append({"t": "discard", "p": p, "cards": list(cards), "from": "hand",
-                         "why": why})
+        if not self.quiet:
+            self.log.append({"t": "discard", "p": p, "cards": list(cards), "from": "hand",
+                             "why": why})
 
     def _discard_deck_top(self, p: int, n: int, why: str) -> list[int]:
         deck = self.decks[p]
         cards = [deck.pop() for _ in range(min(n, len(deck)))]
         self.discards[p].extend(cards)
-        self.log.append({"t": "discard", "p": p, "cards": cards, "from": "deck", "why": why})
+        if not self.quiet:
+            self.log.append({"t": "discard", "p": p, "cards": cards, "from": "deck", "why": why})
         return cards
 
     def _remove(self, i: int, seat: int, to: str, why: str) -> None:
@@ -710,16 +721,19 @@ class CardiaState(State):
         enc["cards"][seat] = None
         if to == "hand":
             insort(self.hands[seat], v)
-            self.log.append({"t": "return", "p": seat, "e": i + 1, "card": v})
+            if not self.quiet:
+                self.log.append({"t": "return", "p": seat, "e": i + 1, "card": v})
         else:
             self.discards[seat].append(v)
-            self.log.append({"t": "discard", "p": seat, "cards": [v], "from": "row",
-                             "why": why, "e": i + 1})
+            if not self.quiet:
+                self.log.append({"t": "discard", "p": seat, "cards": [v], "from": "row",
+                                 "why": why, "e": i + 1})
 
     def _drop_empty(self, i: int) -> None:
         if self.row[i]["cards"] == [None, None]:
             self.row.pop(i)
-            self.log.append({"t": "delete", "e": i + 1})
+            if not self.quiet:
+                self.log.append({"t": "delete", "e": i + 1})
 
     def _modify(self, ident: list[int], delta: int, by: str) -> None:
         i = self._find(ident[0], ident[1])
@@ -727,8 +741,9 @@ class CardiaState(State):
             return
         card = self.row[i]["cards"][ident[0]]
         card["mod"] += delta
-        self.log.append({"t": "modifier", "p": ident[0], "e": i + 1, "card": card["v"],
-                         "delta": delta, "total": card["mod"], "by": by})
+        if not self.quiet:
+            self.log.append({"t": "modifier", "p": ident[0], "e": i + 1, "card": card["v"],
+                             "delta": delta, "total": card["mod"], "by": by})
         self._reevaluate()
 
     def _end_round(self, winner: int | None, reason: str) -> None:
@@ -777,14 +792,16 @@ class CardiaState(State):
         if winner is not None:
             self.wins[winner] += 1
         self.results.append(winner)
-        self.log.append({"t": "round_end", "winner": winner, "reason": reason,
-                         "wins": list(self.wins)})
+        if not self.quiet:
+            self.log.append({"t": "round_end", "winner": winner, "reason": reason,
+                             "wins": list(self.wins)})
         if winner is not None and self.wins[winner] >= ROUNDS_TO_WIN:
             self.phase = "over"
             self.winner = winner
             self.tasks = []
             self.choice = None
-            self.log.append({"t": "end", "winner": winner, "wins": list(self.wins)})
+            if not self.quiet:
+                self.log.append({"t": "end", "winner": winner, "wins": list(self.wins)})
             return
         self._start_round()
 
@@ -799,12 +816,13 @@ class CardiaState(State):
         self.engineer[p] = 0
         self.blackmail[p] = []
         self.placed[p] = card
-        event = {"t": "place", "p": p, "e": len(self.row) + 1, "card": v}
-        if card["mod"]:
-            event["mod"] = card["mod"]
-        if up:
-            event["up"] = True
-        self.log.append(event if up else private_event(event, [p], ["card"]))
+        if not self.quiet:
+            event = {"t": "place", "p": p, "e": len(self.row) + 1, "card": v}
+            if card["mod"]:
+                event["mod"] = card["mod"]
+            if up:
+                event["up"] = True
+            self.log.append(event if up else private_event(event, [p], ["card"]))
         if self.placed[0] is None or self.placed[1] is None:
             return
         self.fortune = None
@@ -831,20 +849,23 @@ class CardiaState(State):
         cards = enc["cards"]
         for c in cards:
             c["up"] = True
-        self.log.append({"t": "reveal", "e": i + 1, "cards": [c["v"] for c in cards],
-                         "influence": [self._infl(c) for c in cards]})
+        if not self.quiet:
+            self.log.append({"t": "reveal", "e": i + 1, "cards": [c["v"] for c in cards],
+                             "influence": [self._infl(c) for c in cards]})
         if i == 0:
             return
         prev = self.row[i - 1]["cards"]
         if self.location == "auction_house":
             for p in SEATS:
                 if self._infl(cards[p]) < self._infl(prev[p]):
-                    self.log.append({"t": "location", "loc": "auction_house", "p": p})
+                    if not self.quiet:
+                        self.log.append({"t": "location", "loc": "auction_house", "p": p})
                     self._discard_deck_top(p, 1, "auction_house")
         elif self.location == "haunted_catacombs":
             losers = [p for p in SEATS if colour_of(cards[p]["v"]) == colour_of(prev[p]["v"])]
             for p in losers:
-                self.log.append({"t": "location", "loc": "haunted_catacombs", "p": p})
+                if not self.quiet:
+                    self.log.append({"t": "location", "loc": "haunted_catacombs", "p": p})
             if len(losers) == 1:
                 self._end_round(1 - losers[0], "haunted_catacombs")
             elif losers:
@@ -872,7 +893,8 @@ class CardiaState(State):
     def _t_blackmail(self, task: dict[str, Any]) -> None:
         p = task["p"]
         hit = colour_of(task["v"]) != task["colour"]
-        self.log.append({"t": "blackmail", "p": p, "colour": task["colour"], "hit": hit})
+        if not self.quiet:
+            self.log.append({"t": "blackmail", "p": p, "colour": task["colour"], "hit": hit})
         if hit:
             self._push({"k": "discard", "p": p, "n": 2, "why": "blackmailer"})
 
@@ -897,15 +919,19 @@ class CardiaState(State):
         i = self._enc_index(self.cur)
         enc = self.row[i]
         enc["evald"] = True
-        self._reevaluate(skip=enc["id"])
+        self._reevaluate(skip=enc["id"], only=i)
         cards = enc["cards"]
-        self.log.append({"t": "evaluate", "e": i + 1, "winner": enc["win"],
-                         "signets": [c["sig"] for c in cards]})
+        if not self.quiet:
+            self.log.append({"t": "evaluate", "e": i + 1, "winner": enc["win"],
+                             "signets": [c["sig"] for c in cards]})
         if self.location == "founders_day":
             self._founders_check()
 
-    def _reevaluate(self, skip: int | None = None) -> None:
+    def _reevaluate(self, skip: int | None = None, only: int | None = None) -> None:
         """Re-decide every evaluated encounter; signets move, abilities never trigger.
+
+        ``only``: the row index of the one encounter that can change (the one just
+        evaluated: its cards carry no ongoing token yet, so no other result depends on it).
 
         The hot spot of every playout, so the §4.1 tests are written out on plain fields:
         an ongoing ability is active when its card carries a token (``on``) and has that
@@ -925,7 +951,8 @@ class CardiaState(State):
         changed = []
         serpent = self.location == "serpent_temple"
         last = len(row) - 1
-        for i, enc in enumerate(row):
+        for i in range(len(row)) if only is None else (only,):
+            enc = row[i]
             if not enc["evald"]:
                 continue
             cards = enc["cards"]
@@ -960,7 +987,7 @@ class CardiaState(State):
             before = [c0["sig"], c1["sig"]]
             if before != sig:
                 c0["sig"], c1["sig"] = sig
-                if enc["id"] != skip:
+                if enc["id"] != skip and not self.quiet:
                     changed.append({"e": i + 1, "before": before, "after": sig})
                 if serpent and enc["id"] != self.cur:
                     for p in SEATS:
@@ -980,7 +1007,8 @@ class CardiaState(State):
                     winners.append(p)
                     break
         for p in winners:
-            self.log.append({"t": "location", "loc": "founders_day", "p": p})
+            if not self.quiet:
+                self.log.append({"t": "location", "loc": "founders_day", "p": p})
         if winners:
             self._end_round(winners[0] if len(winners) == 1 else None, "founders_day")
 
@@ -1003,13 +1031,15 @@ class CardiaState(State):
         if via:
             event["via"] = via
             event["at"] = src[1]
-        self.log.append(event)
+        if not self.quiet:
+            self.log.append(event)
         if ab in self.ongoing:
             card = self.row[i]["cards"][o] if i >= 0 else None
             if card is not None and not card["on"]:
                 card["on"] = True
-                self.log.append({"t": "token", "p": o, "e": i + 1, "card": card["v"],
-                                 "on": True})
+                if not self.quiet:
+                    self.log.append({"t": "token", "p": o, "e": i + 1, "card": card["v"],
+                                     "on": True})
                 self._reevaluate()
             return
         ctx = {"seat": o, "ability": name, "card": ab, "at": src if i >= 0 else None}
@@ -1041,7 +1071,8 @@ class CardiaState(State):
 
     def _pend_mod(self, o: int, delta: int) -> None:
         self.next_mod[o] += delta
-        self.log.append({"t": "pending", "p": o, "effect": "next_modifier", "value": delta})
+        if not self.quiet:
+            self.log.append({"t": "pending", "p": o, "effect": "next_modifier", "value": delta})
 
     def _ab_saboteur(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
         self._discard_deck_top(1 - o, 2, "saboteur")
@@ -1049,7 +1080,8 @@ class CardiaState(State):
 
     def _ab_fortune_teller(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
         self.fortune = 1 - o
-        self.log.append({"t": "pending", "p": o, "effect": "fortune_teller", "value": 1 - o})
+        if not self.quiet:
+            self.log.append({"t": "pending", "p": o, "effect": "fortune_teller", "value": 1 - o})
         return None
 
     def _ab_palace_guard(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
@@ -1072,7 +1104,8 @@ class CardiaState(State):
         new = self.hands[q].pop(self.rng.randbelow(len(self.hands[q])))
         self.discards[q].append(old)
         enc["cards"][q] = _new_card(new, True)
-        self.log.append({"t": "replace", "p": q, "e": i + 1, "old": old, "new": new})
+        if not self.quiet:
+            self.log.append({"t": "replace", "p": q, "e": i + 1, "old": old, "new": new})
         self._reevaluate()
         return None
 
@@ -1148,7 +1181,8 @@ class CardiaState(State):
 
     def _ab_librarian(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
         self.librarian[o] += 1
-        self.log.append({"t": "pending", "p": o, "effect": "librarian", "value": 1})
+        if not self.quiet:
+            self.log.append({"t": "pending", "p": o, "effect": "librarian", "value": 1})
         return None
 
     def _ab_prodigy(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
@@ -1173,7 +1207,8 @@ class CardiaState(State):
 
     def _ab_engineer(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
         self.engineer[o] += 1
-        self.log.append({"t": "pending", "p": o, "effect": "engineer", "value": 5})
+        if not self.quiet:
+            self.log.append({"t": "pending", "p": o, "effect": "engineer", "value": 5})
         return None
 
     def _ab_elemental(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
@@ -1207,7 +1242,8 @@ class CardiaState(State):
             self._named(c, ctx, action)
         elif kind == "palace_guard_discard":
             if action == "pass":
-                self.log.append({"t": "decline", "p": o})
+                if not self.quiet:
+                    self.log.append({"t": "decline", "p": o})
                 if c["at"] is not None:
                     self._modify(c["at"], 7, "palace_guard")
             else:
@@ -1224,8 +1260,9 @@ class CardiaState(State):
                 self._modify(t, -card["mod"], "void_mage")
             else:
                 card["on"] = False
-                self.log.append({"t": "token", "p": t[0], "e": i + 1, "card": t[1],
-                                 "on": False})
+                if not self.quiet:
+                    self.log.append({"t": "token", "p": t[0], "e": i + 1, "card": t[1],
+                                     "on": False})
                 self._reevaluate()
         elif kind == "inventor_plus":
             self._modify(target, 3, "inventor")
@@ -1279,12 +1316,14 @@ class CardiaState(State):
             v = int(action[1:])
             self.hands[o].remove(v)
             self.decks[o].insert(0, v)
-            self.log.append(private_event({"t": "under", "p": o, "card": v}, [o], ["card"]))
+            if not self.quiet:
+                self.log.append(private_event({"t": "under", "p": o, "card": v}, [o], ["card"]))
 
     def _named(self, c: dict[str, Any], ctx: dict[str, Any], colour: str) -> None:
         o, q = c["seat"], 1 - c["seat"]
         name = c["ability"]
-        self.log.append({"t": "colour", "p": o, "colour": colour, "ability": name})
+        if not self.quiet:
+            self.log.append({"t": "colour", "p": o, "colour": colour, "ability": name})
         if name == "palace_guard":
             opts = [f"x{v}" for v in self.hands[q] if colour_of(v) == colour] + ["pass"]
             self._ask({**ctx, "kind": "palace_guard_discard", "seat": q, "colour": colour},
@@ -1294,7 +1333,8 @@ class CardiaState(State):
                                "ambusher")
         elif name == "blackmailer":
             self.blackmail[q].append(colour)
-            self.log.append({"t": "pending", "p": o, "effect": "blackmail", "value": colour})
+            if not self.quiet:
+                self.log.append({"t": "pending", "p": o, "effect": "blackmail", "value": colour})
         else:  # witch_king
             self._discard_hand(q, [v for v in self.hands[q] if colour_of(v) == colour],
                                "witch_king")
@@ -1302,10 +1342,12 @@ class CardiaState(State):
             gone = [v for v in deck if colour_of(v) == colour]
             self.decks[q] = [v for v in deck if colour_of(v) != colour]
             self.discards[q].extend(gone)
-            self.log.append({"t": "discard", "p": q, "cards": gone, "from": "deck",
-                             "why": "witch_king"})
+            if not self.quiet:
+                self.log.append({"t": "discard", "p": q, "cards": gone, "from": "deck",
+                                 "why": "witch_king"})
             self.rng.shuffle(self.decks[q])
-            self.log.append({"t": "shuffle", "p": q})
+            if not self.quiet:
+                self.log.append({"t": "shuffle", "p": q})
 
     def _kinesis(self, frm: list[int], to: list[int]) -> None:
         i, j = self._find(frm[0], frm[1]), self._find(to[0], to[1])
@@ -1316,8 +1358,9 @@ class CardiaState(State):
         if token:
             a["on"] = False
             b["on"] = True
-        self.log.append({"t": "move", "p": frm[0], "from": [i + 1, frm[1]],
-                         "to": [j + 1, to[1]], "mod": mod, "token": token})
+        if not self.quiet:
+            self.log.append({"t": "move", "p": frm[0], "from": [i + 1, frm[1]],
+                             "to": [j + 1, to[1]], "mod": mod, "token": token})
         self._reevaluate()
 
     # -- Finish (§3.7) ------------------------------------------------------------------
@@ -1355,7 +1398,8 @@ class CardiaState(State):
 
     def _t_serpent_win(self, task: dict[str, Any]) -> None:
         p = task["p"]
-        self.log.append({"t": "location", "loc": "serpent_temple", "p": p})
+        if not self.quiet:
+            self.log.append({"t": "location", "loc": "serpent_temple", "p": p})
         self._draw(p, 1, "serpent_temple")
         self._push({"k": "discard", "p": 1 - p, "n": 1, "why": "serpent_temple"})
 
@@ -1385,7 +1429,8 @@ class CardiaState(State):
         for p in SEATS:
             if loc == "bazaar":
                 if len(self.hands[p]) <= 1 and self.decks[p]:
-                    self.log.append({"t": "location", "loc": "bazaar", "p": p})
+                    if not self.quiet:
+                        self.log.append({"t": "location", "loc": "bazaar", "p": p})
                     self._draw(p, 4, "bazaar")
             elif self.decks[p]:
                 self._draw(p, 2 if loc in ("grand_library", "scrapyard") else 1, "finish")
@@ -1498,6 +1543,7 @@ class _Determinizer:
         view, me, rng = self.view, self.seat, self.rng
         s = object.__new__(CardiaState)
         State.__init__(s, self.game, 0, 2, dict(view["options"]))
+        s.quiet = True
         s.rng = Rng(rng.next64())
         s.deck, s.location = view["deck"], view["location"]
         s.abilities, s.ongoing = list(ABILITIES[s.deck]), list(ONGOING[s.deck])
