@@ -265,6 +265,7 @@ _MEDIATOR = ABILITIES["I"].index("mediator")
 _TREASURER = ABILITIES["I"].index("treasurer")
 _COUNSELOR = ABILITIES["II"].index("counselor")
 _ARISTOCRAT = ABILITIES["II"].index("aristocrat")
+_MECHANICAL_DJINN = ABILITIES["II"].index("mechanical_djinn")
 #: Placement actions by card value (legal_actions is called at every step of a playout).
 _PLACE = tuple(str(v) for v in range(17))
 
@@ -638,7 +639,10 @@ class CardiaState(State):
         return -1
 
     def _enc_index(self, enc_id: int | None) -> int:
-        for i, enc in enumerate(self.row):
+        row = self.row
+        if row and row[-1]["id"] == enc_id:  # most often the newest one
+            return len(row) - 1
+        for i, enc in enumerate(row):
             if enc["id"] == enc_id:
                 return i
         return -1
@@ -744,7 +748,7 @@ class CardiaState(State):
         if not self.quiet:
             self.log.append({"t": "modifier", "p": ident[0], "e": i + 1, "card": card["v"],
                              "delta": delta, "total": card["mod"], "by": by})
-        self._reevaluate()
+        self._reevaluate(only=i)
 
     def _end_round(self, winner: int | None, reason: str) -> None:
         """Stop the round now (the rest of the encounter is skipped)."""
@@ -755,7 +759,7 @@ class CardiaState(State):
 
     # -- the engine loop ----------------------------------------------------------------
     def _run(self) -> None:
-        while self.choice is None and self.ending is None and self.tasks:
+        while self.tasks and self.choice is None and self.ending is None:
             task = self.tasks.pop()
             _TASKS[task["k"]](self, task)
         if self.ending is not None:
@@ -780,11 +784,14 @@ class CardiaState(State):
     def _check_stuck(self) -> None:
         """A seat that must place with an empty hand cannot play (§6.3 fallback)."""
         hands = self.hands
-        if any(not hands[p] for p in self.to_move()):
+        for p in self.to_move():
+            if hands[p]:
+                continue
             self._round_end_by_cards()
             if self.ending is None:  # pragma: no cover - decks are never empty here
                 self._end_round(None, "no_cards")
             self._finish_round()
+            return
 
     def _finish_round(self) -> None:
         winner, reason = self.ending  # type: ignore[misc]
@@ -873,6 +880,9 @@ class CardiaState(State):
 
     def _t_after_reveal(self, task: dict[str, Any]) -> None:
         enc = self.row[self._enc_index(self.cur)]
+        c0, c1 = enc["cards"]
+        if not (c0["lib"] or c1["lib"] or c0["bm"] or c1["bm"]):
+            return
         tasks = []
         for p in SEATS:
             c = enc["cards"][p]
@@ -930,8 +940,10 @@ class CardiaState(State):
     def _reevaluate(self, skip: int | None = None, only: int | None = None) -> None:
         """Re-decide every evaluated encounter; signets move, abilities never trigger.
 
-        ``only``: the row index of the one encounter that can change (the one just
-        evaluated: its cards carry no ongoing token yet, so no other result depends on it).
+        ``only``: the row index of the one encounter that can change. Other encounters
+        depend on a card only through its ongoing token, so this is the case when a card's
+        modifiers change, and for the encounter just evaluated (its cards carry no token
+        yet).
 
         The hot spot of every playout, so the §4.1 tests are written out on plain fields:
         an ongoing ability is active when its card carries a token (``on``) and has that
@@ -940,14 +952,7 @@ class CardiaState(State):
         """
         row = self.row
         deck_one = self.deck == "I"
-        j0 = j1 = False
-        if deck_one:
-            for enc in row:
-                c0, c1 = enc["cards"]
-                if c0["on"] and c0["v"] == _JUDGE:
-                    j0 = True
-                if c1["on"] and c1["v"] == _JUDGE:
-                    j1 = True
+        judges = None  # who has an active Judge, looked up at the first tie
         changed = []
         serpent = self.location == "serpent_temple"
         last = len(row) - 1
@@ -982,7 +987,14 @@ class CardiaState(State):
                 extra = (not deck_one and cw["on"] and cw["v"] == _ARISTOCRAT)
                 sig = [0, 1 + bonus + extra] if win else [1 + bonus + extra, 0]
             else:  # C3: a Judge also wins a Mediator tie
-                sig = [1 + bonus if j0 else 0, 1 + bonus if j1 else 0]
+                if judges is None:
+                    judges = [False, False]
+                    if deck_one:
+                        for e in row:
+                            for p, c in enumerate(e["cards"]):
+                                if c["on"] and c["v"] == _JUDGE:
+                                    judges[p] = True
+                sig = [1 + bonus if judges[0] else 0, 1 + bonus if judges[1] else 0]
             enc["win"] = win
             before = [c0["sig"], c1["sig"]]
             if before != sig:
@@ -1378,10 +1390,11 @@ class CardiaState(State):
         if self.deck != "II":
             return
         winners = set()
-        for i, enc in enumerate(self.row[:-1]):
-            for p in SEATS:
-                if self._active(enc["cards"][p], "mechanical_djinn"):
-                    nxt = self.row[i + 1]
+        row = self.row
+        for i in range(len(row) - 1):
+            for p, c in enumerate(row[i]["cards"]):
+                if c["on"] and c["v"] == _MECHANICAL_DJINN:
+                    nxt = row[i + 1]
                     if nxt["evald"] and self._holder(nxt) == p:
                         winners.add(p)
         if winners:
