@@ -229,11 +229,15 @@ class KiriaiState(State):
         return [BLUE] if blue is None else []
 
     def legal_actions(self, player: int) -> list[str]:
-        if self.phase == "over" or player not in (RED, BLUE) or self.pending[player] is not None:
+        phase = self.phase
+        if phase == "over" or player not in (RED, BLUE) or self.pending[player] is not None:
             return []
-        if self.phase == "setup":
+        if phase == "setup":
             return list(SETUP_CHOICES)
-        return self._programs(player)
+        # The hot path of a playout: _programs inlined.
+        key = (self.aside[player], None if self.spent[player] else self.special[player])
+        programs = _PROGRAMS.get(key)
+        return _program_list(*key) if programs is None else programs[:]
 
     def _playable(self, player: int) -> list[str]:
         """Card letters ``player`` may put in a program slot this round."""
