@@ -41,6 +41,8 @@ READY = 'html[data-ready="true"]'
 LOBBY_READING_MS = 5_000
 #: The table a whole game is played on (reveals watched step by step, 100 ms a step).
 GAME_PATH = "/play.html?game=kiriai&mode=bot&lang=en&speed=100&seed={seed}"
+STRONG_PATH = "/play.html?game=kiriai&mode=bot&bot=strong&seat=1&lang=en&speed=100&seed={seed}"
+BOT_PATH = "/play.html?game={gid}&mode=bot&bot={level}&seat=1&lang=en&speed=0&seed={seed}"
 #: Python is up in the lobby once the page can open a table (glue.js / boot.js).
 LOBBY_PYTHON_READY = "() => Boolean(window.pygamesOpen)"
 TIMEOUT_MS = 60_000
@@ -282,12 +284,42 @@ def bench_pages(dist: Path, runs: int, start_server_thread: Callable, flags: lis
             print(f"  (fresh context: the lobby is read for {LOBBY_READING_MS // 1000} s while "
                   "Python starts behind it, then Play is clicked; time from click to ready)")
             bench_main_thread(browser, new_page, base, runs, failure, PlaywrightError)
+            bench_bot_moves(browser, new_page, base, runs, failure, PlaywrightError)
             browser.close()
     finally:
         server.shutdown()
         server.server_close()
     if off_host:
         print(f"\nWARNING: {len(off_host)} request(s) left 127.0.0.1, e.g. {off_host[0]}")
+
+
+def bench_bot_moves(browser, new_page, base: str, runs: int, failure, PlaywrightError) -> None:
+    """The bot's first move in Chromium (Pyodide in the worker, thinking in slices): time
+    from the table being ready to the move, and the iterations its search made."""
+    import pygames
+
+    print(f"\nBot moves in Chromium (first move of a game, {runs} games each; the app caps "
+          "a move by the level's seconds)")
+    print(f"{'game':<10} {'level':<8} {'ms (median)':>12} {'ms (max)':>9} {'iterations':>11}")
+    for gid in pygames.game_ids():
+        for level in ("easy", "normal", "strong"):
+            ms: list[int] = []
+            its: list[int] = []
+            for run in range(runs):
+                ctx, page = new_page(browser)
+                try:
+                    page.goto(base + BOT_PATH.format(gid=gid, level=level, seed=run + 1),
+                              timeout=TIMEOUT_MS)
+                    page.wait_for_selector("#app[data-bot-ms]", state="attached",
+                                           timeout=TIMEOUT_MS)
+                    ms.append(int(page.get_attribute("#app", "data-bot-ms")))
+                    its.append(int(page.get_attribute("#app", "data-bot-iterations")))
+                except PlaywrightError as e:
+                    print(f"  problem: {gid} {level}: {failure(e)}")
+                ctx.close()
+            if ms:
+                print(f"{gid:<10} {level:<8} {statistics.median(ms):>12.0f} {max(ms):>9} "
+                      f"{statistics.median(its):>11.0f}")
 
 
 def bench_main_thread(browser, new_page, base: str, runs: int, failure, PlaywrightError) -> None:
@@ -297,6 +329,7 @@ def bench_main_thread(browser, new_page, base: str, runs: int, failure, Playwrig
     table: list[dict] = []
     game: list[dict] = []
     game_ms: list = []
+    strong: list[dict] = []
     clicks: list[int] = []
     problems: list[str] = []
     for run in range(runs):
@@ -328,6 +361,17 @@ def bench_main_thread(browser, new_page, base: str, runs: int, failure, Playwrig
             problems.append(f"table/game: {failure(e)}")
         ctx.close()
 
+        ctx, page = new_page(browser, probe=True)
+        try:
+            page.goto(base + STRONG_PATH.format(seed=run + 1), wait_until="commit",
+                      timeout=TIMEOUT_MS)
+            page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
+            play_kiriai_to_the_end(page)
+            strong.append(page.evaluate(READ_PROBE, False))
+        except (PlaywrightError, RuntimeError) as e:
+            problems.append(f"strong bot game: {failure(e)}")
+        ctx.close()
+
     print(f"\nLongest main-thread task in Chromium ({runs} runs, worst; Long Tasks API: "
           "'<50' = none of 50 ms or more) and longest gap of a 0 ms timer chain")
     print(f"{'phase':<42} {'task ms':>8} {'gap ms':>8}")
@@ -336,6 +380,7 @@ def bench_main_thread(browser, new_page, base: str, runs: int, failure, Playwrig
         ("table boot (vs bot)", table),
         (f"whole game vs bot ({_median(game_ms)} ms, "
          f"{statistics.median(clicks) if clicks else '-'} clicks)", game),
+        ("whole game vs the strong bot (you: 2nd)", strong),
     ]
     for label, probes in rows:
         longest, gap = _worst(probes)

@@ -163,6 +163,10 @@
     }
     app.dataset.animating = r.animating || busy > 0 ? "true" : "false";
     app.dataset.over = r.over ? "true" : "false";
+    if (r.bot) {  // the bot's last search, for tests and the benchmark
+      app.dataset.botIterations = r.bot.iterations;
+      app.dataset.botMs = r.bot.ms;
+    }
     root.lang = r.lang;
     document.title = r.title + " — pygames";
     var log = app.querySelector(".log-lines");

@@ -188,6 +188,7 @@ class Session:
             "delay": int(table.delay()) if table.animating else 0,
             "thinking": bool(table.thinking),
             "changed": True,
+            "bot": table.bot_move,
         }
         if isinstance(table, LinkTable):
             saved = table.save()

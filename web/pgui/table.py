@@ -63,6 +63,9 @@ class Table:
             raise ValueError(f"the seat must be 0, 1 or random, not {seat!r}")
         self.level, self.seat_choice, self.slices = level, seat, slices
         self.thinking: dict[int, tuple[Any, float]] = {}
+        #: The last bot move's search: ``{"iterations", "ms"}`` (the page shows it to tests
+        #: and the benchmark as ``#app[data-bot-iterations]``, ``[data-bot-ms]``).
+        self.bot_move: dict[str, int] | None = None
         if mode not in self.modes:
             raise ValueError(f"unknown mode {mode!r} (use one of: {', '.join(self.modes)})")
         self.game = pygames.get_game(game_id)
@@ -151,6 +154,8 @@ class Table:
             if bot.done(search, started):
                 del self.thinking[p]
                 bot.last_iterations = search.iterations
+                self.bot_move = {"iterations": search.iterations,
+                                 "ms": round((time.perf_counter() - started) * 1000)}
                 self._bot_plays(p, search.best())
                 moved = True
         return moved
