@@ -30,7 +30,9 @@ class Budget(NamedTuple):
     seconds: float
 
 
-#: The three levels of :class:`SearchBot`: information-set MCTS with more thought each.
+#: The three levels of :class:`SearchBot`: information-set MCTS with more thought each
+#: (a game may set its own iterations: ``Game.search_iterations``; the seconds cap a move
+#: in the app).
 LEVELS: dict[str, Budget] = {
     "easy": Budget(60, 0.15),
     "normal": Budget(600, 0.5),
@@ -71,7 +73,9 @@ class SearchBot:
         if level not in LEVELS:
             raise ValueError(f"unknown level {level!r} (use one of: {', '.join(LEVELS)})")
         self.game, self.seat, self.level, self.kind = game, seat, level, kind
-        self.budget = budget or LEVELS[level]
+        seconds = LEVELS[level].seconds
+        self.budget = budget or Budget(game.search_iterations.get(level, LEVELS[level].iterations),
+                                       seconds)
         self.timed = timed
         self.rng = Rng(seed)
         self.name = {"en": f"Bot ({level})", "ja": f"ボット（{level}）"}

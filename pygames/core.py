@@ -125,6 +125,9 @@ class Game(ABC):
     #: Per option value, display names: ``{name: {value: {"en":..., "ja":...}}}`` and the
     #: option's own label under the key ``"label"``.
     option_labels: ClassVar[dict[str, dict[str, dict[str, str]]]] = {}
+    #: A search bot's iterations per move at each level (pygames.bots.LEVELS); a game
+    #: whose playouts are long gives fewer, so that a move takes about as long.
+    search_iterations: ClassVar[dict[str, int]] = {"easy": 60, "normal": 600, "strong": 6000}
 
     def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
         """Fill in defaults and check every option; raise ``ValueError`` naming the problem."""

@@ -47,7 +47,7 @@ __all__ = ["Search", "FlatMonteCarlo", "PLAYOUT_CAP", "rewards"]
 #: Actions a playout may take before it is scored a draw.
 PLAYOUT_CAP = 400
 #: How many sampled worlds a search keeps and reuses (each iteration clones one).
-WORLDS = 128
+WORLDS = 48
 
 
 def rewards(state: State) -> list[float]:
@@ -76,11 +76,13 @@ def playout(world: State, rng: Rng, cap: int = PLAYOUT_CAP) -> list[float]:
 class _Node:
     """One point of the tree, as the searching seat knows it."""
 
-    __slots__ = ("stats", "children")
+    __slots__ = ("stats", "groups", "children")
 
     def __init__(self) -> None:
         #: ``{(player, action): [visits, total reward, times available]}``
         self.stats: dict[tuple[int, str], list[float]] = {}
+        #: The entries of ``stats`` for one mover's legal set, in its order (a cache).
+        self.groups: dict[tuple[int, tuple[str, ...]], list[list[float]]] = {}
         #: ``{((player, action), ...): child}`` (one pair per mover, in seat order)
         self.children: dict[tuple[tuple[int, str], ...], _Node] = {}
 
@@ -173,24 +175,32 @@ class Search:
 
     @staticmethod
     def _pick(node: _Node, p: int, legal: list[str], rng: Rng, c: float) -> str:
-        stats = node.stats
-        untried = []
-        best, best_score = legal[0], -1.0
-        for a in legal:
-            entry = stats.get((p, a))
-            if entry is None:
-                entry = stats[(p, a)] = [0, 0.0, 0]
+        key = (p, tuple(legal))
+        entries = node.groups.get(key)
+        if entries is None:
+            stats = node.stats
+            entries = node.groups[key] = [stats.setdefault((p, a), [0, 0.0, 0]) for a in legal]
+        untried = None
+        for i, entry in enumerate(entries):
             entry[2] += 1
             if entry[0] == 0:
-                untried.append(a)
-        if untried:
-            return untried[rng.randbelow(len(untried))]
-        for a in legal:
-            visits, total, avail = stats[(p, a)]
-            score = total / visits + c * math.sqrt(math.log(avail) / visits)
+                if untried is None:
+                    untried = [i]
+                else:
+                    untried.append(i)
+        if untried is not None:
+            return legal[untried[rng.randbelow(len(untried))]]
+        log, sqrt = math.log, math.sqrt
+        best, best_score = 0, -1.0
+        avail = -1
+        explore = 0.0
+        for i, (visits, total, seen) in enumerate(entries):
+            if seen != avail:  # usually one value for the whole group: one log
+                avail, explore = seen, c * sqrt(log(seen))
+            score = total / visits + explore / sqrt(visits)
             if score > best_score:
-                best, best_score = a, score
-        return best
+                best, best_score = i, score
+        return legal[best]
 
     def visits(self) -> dict[str, int]:
         """Root visits of each of the seat's legal actions."""
