@@ -104,9 +104,13 @@ def test_at_a_simultaneous_choice_the_bot_plays_a_mixed_strategy():
     assert len(picks) > 1, "the same program every time: a human would read it"
 
 
+#: The cheapest level that shows in a dozen games (Kiri-ai's guessing needs more thought).
+BEATS_RANDOM = {"kiriai": "normal", "cardia": "easy"}
+
+
 @pytest.mark.parametrize("gid", GAME_IDS)
 def test_searching_beats_random_play(gid):
-    result = play_match(gid, ("easy", "random"), 12, seed=3)
+    result = play_match(gid, (BEATS_RANDOM.get(gid, "easy"), "random"), 12, seed=3)
     searcher, rand = result["bots"]
     assert searcher["score"] > rand["score"] + 2, result
     assert all(i > 0 for i in searcher["iterations"])
