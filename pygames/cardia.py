@@ -332,6 +332,8 @@ class CardiaGame(Game):
         "deck": {"values": ["I", "II"], "default": "I"},
         "location": {"values": ["none", *LOCATIONS, "random"], "default": "none"},
     }
+    #: A round of Cardia is about four times as long a playout as a Kiri-ai game.
+    search_iterations: ClassVar[dict[str, int]] = {"easy": 25, "normal": 200, "strong": 1200}
     option_labels: ClassVar[dict[str, dict[str, dict[str, str]]]] = {
         "deck": {
             "label": {"en": "Deck", "ja": "デッキ"},
@@ -687,6 +689,14 @@ class CardiaState(State):
 
     def _code(self, ident: list[int]) -> str:
         return f"{self._find(ident[0], ident[1]) + 1}{SEAT_LETTER[ident[0]]}"
+
+    def _codes(self, idents: list[list[int]]) -> list[str]:
+        """``_code`` of each row card, with one pass over the row."""
+        where = {}
+        for i, enc in enumerate(self.row):
+            c0, c1 = enc["cards"]
+            where[c0["v"]] = where[17 + c1["v"]] = i
+        return [f"{where[17 * p + v] + 1}{SEAT_LETTER[p]}" for p, v in idents]
 
     def _infl(self, card: dict[str, Any]) -> int:
         return card["v"] + card["mod"]
@@ -1074,7 +1084,7 @@ class CardiaState(State):
                    if (c := self._card(t))["mod"] or c["on"]]  # type: ignore[index]
         if not targets:
             return False
-        self._ask({**ctx, "kind": "void_target"}, [self._code(t) for t in targets])
+        self._ask({**ctx, "kind": "void_target"}, self._codes(targets))
         return None
 
     def _ab_surgeon(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
@@ -1131,7 +1141,7 @@ class CardiaState(State):
         targets = [t for t in self._own_revealed(o) if t != src]
         if not targets:
             return False
-        self._ask({**ctx, "kind": "swamp_target"}, [self._code(t) for t in targets])
+        self._ask({**ctx, "kind": "swamp_target"}, self._codes(targets))
         return None
 
     def _ab_magistra(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
@@ -1143,14 +1153,14 @@ class CardiaState(State):
                    and self._infl(self._card(t)) >= floor]  # type: ignore[arg-type]
         if not targets:
             return False
-        self._ask({**ctx, "kind": "magistra_target"}, [self._code(t) for t in targets])
+        self._ask({**ctx, "kind": "magistra_target"}, self._codes(targets))
         return None
 
     def _ab_inventor(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
         targets = self._revealed_cards()
         if len(targets) < 2:
             return False
-        self._ask({**ctx, "kind": "inventor_plus"}, [self._code(t) for t in targets])
+        self._ask({**ctx, "kind": "inventor_plus"}, self._codes(targets))
         return None
 
     def _ab_djinn(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
@@ -1171,11 +1181,11 @@ class CardiaState(State):
         sources = [t for t in own if (c := self._card(t))["mod"] or c["on"]]  # type: ignore
         if len(own) < 2 or not sources:
             return False
-        self._ask({**ctx, "kind": "kinesis_from"}, [self._code(t) for t in sources])
+        self._ask({**ctx, "kind": "kinesis_from"}, self._codes(sources))
         return None
 
     def _ab_envoy(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
-        opts = [self._code(t) for t in self._revealed_cards()] + ["n"]
+        opts = self._codes(self._revealed_cards()) + ["n"]
         self._ask({**ctx, "kind": "envoy_target"}, opts)
         return None
 
@@ -1202,7 +1212,7 @@ class CardiaState(State):
                    if self._infl(self._card(t)) <= 8]  # type: ignore[arg-type]
         if not targets:
             return False
-        self._ask({**ctx, "kind": "prodigy_target"}, [self._code(t) for t in targets])
+        self._ask({**ctx, "kind": "prodigy_target"}, self._codes(targets))
         return None
 
     def _ab_illusionist(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
@@ -1214,7 +1224,7 @@ class CardiaState(State):
                     targets.append(t)
         if not targets:
             return False
-        self._ask({**ctx, "kind": "illusionist_target"}, [self._code(t) for t in targets])
+        self._ask({**ctx, "kind": "illusionist_target"}, self._codes(targets))
         return None
 
     def _ab_engineer(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
@@ -1242,7 +1252,7 @@ class CardiaState(State):
     def _answer(self, c: dict[str, Any], action: str) -> None:
         kind = c["kind"]
         o = c["seat"]
-        ctx = {k: c[k] for k in ("seat", "ability", "card", "at")}
+        ctx = {"seat": c["seat"], "ability": c["ability"], "card": c["card"], "at": c["at"]}
         if kind in _ROW_KINDS and action != "n":
             i = int(action[:-1]) - 1
             p = SEAT_LETTER.index(action[-1])
@@ -1278,7 +1288,7 @@ class CardiaState(State):
                 self._reevaluate()
         elif kind == "inventor_plus":
             self._modify(target, 3, "inventor")
-            opts = [self._code(t) for t in self._revealed_cards() if t != target]
+            opts = self._codes([t for t in self._revealed_cards() if t != target])
             self._ask({**ctx, "kind": "inventor_minus", "plus": target}, opts)
         elif kind == "inventor_minus":
             self._modify(target, -3, "inventor")
@@ -1300,7 +1310,7 @@ class CardiaState(State):
             else:
                 self._modify(target, -3, "envoy")
         elif kind == "kinesis_from":
-            opts = [self._code(t) for t in self._own_revealed(o) if t != target]
+            opts = self._codes([t for t in self._own_revealed(o) if t != target])
             self._ask({**ctx, "kind": "kinesis_to", "from": target}, opts)
         elif kind == "kinesis_to":
             self._kinesis(c["from"], target)
