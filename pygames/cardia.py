@@ -367,11 +367,14 @@ class CardiaGame(Game):
         unrevealed Foggy Swamp encounter), with the hand sizes, deck sizes and face-down
         counts of the view. A card the seat saw go back to that hand (Swamp Guardian) goes
         to the hand or to a face-down card placed since (unless the opponent has put a card
-        under their deck since, which may have been it). When the opponent is choosing, the
-        hidden parts of the choice come from the sampled hand (their options; the cards
-        Successor's victim has kept so far), and an Elemental choice gets a hand with an
-        instant card. Not used: the colours a Palace Guard / Ambusher / Witch King victim
-        showed not to hold earlier (the sample may give them such a card).
+        under their deck since, which may have been it); after the seat's Witch King, the
+        opponent's unseen cards of the named colour can only be face-down cards placed
+        before it. When the opponent is choosing, the hidden parts of the choice come from
+        the sampled hand (their options; the cards Successor's victim has kept so far), and
+        an Elemental choice gets a hand with an instant card. Not used: that an Ambusher's
+        victim held no other card of the colour (blurred by the next draw: the sample may
+        give them one right after), and the order of the opponent's deck (uniform, though
+        cards they put under it went to the bottom).
 
         Derived from the events: the "next card" effects attached to a placed card not yet
         in the row, and what is left to do of the encounter being resolved (remaining
@@ -1506,6 +1509,7 @@ class _Determinizer:
         self.serpent_fired = 0
         self.own_under: list[int] = []
         self.returned: dict[int, int] = {}  # opponent's card back in hand -> event index
+        self.witch: list[tuple[str, int]] = []  # (colour, event index) of my Witch Kings
         self.opp_down: list[int] = []  # event index of each face-down placement of opp
         for n, e in enumerate(events):
             t = e["t"]
@@ -1559,6 +1563,8 @@ class _Determinizer:
                 self.own_under = []
             elif t == "return" and e["p"] == opp:
                 self.returned[e["card"]] = n
+            elif t == "colour" and e["p"] == me and e["ability"] == "witch_king":
+                self.witch.append((e["colour"], n))
         self.slots = slots
 
     # -- the world ----------------------------------------------------------------------
@@ -1652,16 +1658,23 @@ class _Determinizer:
         choice = self.view["choice"]
         needs_instant = (choice is not None and choice["seat"] == opp
                          and choice["kind"] == "elemental_card")
+        # Where the cards the seat knows something about may be (positions, as above).
+        allowed: dict[int, list[int]] = {}
+        for v, n in self.returned.items():  # in hand, or played face down since
+            if v in unseen:
+                allowed[v] = [*range(n_hand), *(n_hand + k for k, m in enumerate(since)
+                                                if m > n)]
+        for colour, n in self.witch:  # gone from hand and deck: only face down already
+            for v in unseen:
+                if colour_of(v) == colour and v not in self.returned:
+                    before = [n_hand + k for k, m in enumerate(since) if m < n]
+                    allowed[v] = [i for i in allowed.get(v, before) if i in before]
         for _ in range(1000):
             pool = list(unseen)
             rng.shuffle(pool)
             placed: dict[int, int] = {}  # position -> card
-            for v in sorted(self.returned, key=self.returned.get, reverse=True):
-                if v not in pool:
-                    continue
-                allowed = [i for i in range(n_hand)] + [
-                    n_hand + k for k, n in enumerate(since) if n > self.returned[v]]
-                free = [i for i in allowed if i not in placed]
+            for v in sorted(allowed, key=lambda v: len(allowed[v])):
+                free = [i for i in allowed[v] if i not in placed]
                 if not free:
                     break
                 placed[free[rng.randbelow(len(free))]] = v

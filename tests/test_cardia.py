@@ -1232,3 +1232,30 @@ def test_a_world_resumes_several_librarian_and_blackmailer_steps():
         s.apply(who, s.legal_actions(who)[0])
         steps += 1
     assert steps == 5  # three Librarian choices, then the Blackmailer's two discards
+
+
+def test_after_a_witch_king_the_named_colour_is_only_in_a_face_down_card():
+    """Witch King empties hand and deck of a colour in public: an unseen card of that
+    colour can only be the opponent's face-down card (Foggy Swamp), never in a sampled
+    hand or deck."""
+    for seed in range(60):
+        s = GAME.new_game(seed=seed, options={"deck": "II", "location": "foggy_swamp"})
+        rng = random.Random(seed)
+        while not s.is_over():
+            p = rng.choice(s.to_move())
+            s.apply(p, rng.choice(s.legal_actions(p)))
+            named = [e for e in s.log[-8:] if e["t"] == "colour"
+                     and e["ability"] == "witch_king"]
+            if not named:
+                continue
+            seat, colour = named[-1]["p"], named[-1]["colour"]
+            q = 1 - seat
+            if not any(colour_of(e["cards"][q]["v"]) == colour for e in s.row
+                       if not e["cards"][q]["up"]):
+                continue
+            for k in range(20):
+                world = GAME.determinize(seat, s.view(seat), s.events(seat), pygames.Rng(k))
+                assert all(colour_of(v) != colour for v in world.hands[q] + world.decks[q])
+                assert world.view(seat) == s.view(seat)
+            return
+    pytest.fail("no Witch King while its victim had a face-down card of the colour")
