@@ -435,7 +435,11 @@ class CardiaState(State):
             return []
         if self.choice is not None:
             return list(self.choice["_opts"]) if player == self.choice["seat"] else []
-        if player not in self.to_move():
+        if player != 0 and player != 1:
+            return []
+        placed, f = self.placed, self.fortune
+        if placed[player] is not None or (f is not None and f != player
+                                          and placed[f] is None):  # not in to_move()
             return []
         return [_PLACE[v] for v in self.hands[player]]
 
