@@ -201,6 +201,25 @@
     if (r.thinking) scheduleThink();
   }
 
+  // What the player did not ask for (the bot's move, the friend's) waits while a finger or
+  // the mouse is down on the table, so a redraw never swallows a click half made.
+  var pressed = false;
+  var pending = null;
+
+  function showSoon(r) {
+    if (pressed) { pending = r; return; }
+    show(r);
+  }
+
+  function released() {
+    pressed = false;
+    if (pending) {
+      var r = pending;
+      pending = null;
+      setTimeout(function () { if (!pressed) show(r); else pending = r; }, 0);
+    }
+  }
+
   // A bot thinks in the worker a slice (~40 ms) at a time, so a click waits at most one
   // slice: the page calls think() again and again until the bot has moved.
   var thinkTimer = null;
@@ -210,7 +229,7 @@
     thinkTimer = setTimeout(function () {
       call("think", []).then(function (r) {
         thinkTimer = null;
-        if (r.changed) show(r);
+        if (r.changed) showSoon(r);
         else if (r.thinking) scheduleThink();
       }, function (err) {
         thinkTimer = null;
@@ -240,7 +259,7 @@
         schedule(r);
         return;
       }
-      show(r);
+      showSoon(r);
     }, report);
   }
 
@@ -250,7 +269,7 @@
 
   function tick() {
     timer = null;
-    call("advance", []).then(show, report);
+    call("advance", []).then(showSoon, report);
   }
 
   function onClick(e) {
@@ -329,6 +348,9 @@
     app = el("app");
     if (!app) return;
     app.addEventListener("click", onClick);
+    app.addEventListener("pointerdown", function () { pressed = true; });
+    document.addEventListener("pointerup", released);
+    document.addEventListener("pointercancel", released);
     start();
   }
 
