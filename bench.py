@@ -133,20 +133,14 @@ def _fast_playouts(game, options: dict, budget: float) -> float:
     """Random playouts per second by search's fast path (clone_fast + apply_fast), each
     from a fresh game's first state, choosing with the game's own PRNG as search does."""
     from pygames import Rng
+    from pygames.search import playout
 
     starts = [game.new_game(seed=i, options=options) for i in range(64)]
     rng = Rng(1)
     games = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < budget or games == 0:
-        s = starts[games % 64].clone_fast()
-        while True:
-            movers = s.to_move()
-            if not movers:
-                break
-            for p in movers:
-                legal = s.legal_actions(p)
-                s.apply_fast(p, legal[rng.randbelow(len(legal))])
+        playout(starts[games % 64].clone_fast(), rng, cap=10**9)
         games += 1
     return games / (time.perf_counter() - t0)
 

@@ -69,6 +69,16 @@ def pair(gid: str, lang: str = "en", **host_kw):
     return host, guest, invite
 
 
+def click_random(table: LinkTable, rng: random.Random, wire: Wire) -> None:
+    """Skip any playback, then click one of the buttons on screen (if any) and deliver."""
+    while table.animating:
+        table.command("skip")
+    cmds = [c for c in enabled_commands(table.html()) if not c.startswith(NOT_PLAY)]
+    if cmds:
+        table.command(rng.choice(cmds))
+        wire.pump()
+
+
 def play_turns(host: LinkTable, guest: LinkTable, wire: Wire, rng: random.Random,
                max_clicks: int = 20_000) -> None:
     """Both players click random buttons on their own screen until the game ends."""
@@ -155,13 +165,7 @@ def test_lost_messages_and_reloads_on_either_side_lose_nothing(gid):
     for step in range(400):
         if host.over:
             break
-        table = rng.choice([host, guest])
-        while table.animating:
-            table.command("skip")
-        cmds = [c for c in enabled_commands(table.html()) if not c.startswith(NOT_PLAY)]
-        if cmds:
-            table.command(rng.choice(cmds))
-            wire.pump()
+        click_random(rng.choice([host, guest]), rng, wire)
         guest._heard -= 100  # time passes: a guest that heard nothing checks in
         guest.tick()
         wire.pump()
@@ -256,12 +260,7 @@ def test_a_guest_keeps_its_own_part_when_the_host_is_gone():
         if len(guest.link.sent) >= 2:
             break
         for table in (host, guest):
-            while table.animating:
-                table.command("skip")
-            cmds = [c for c in enabled_commands(table.html()) if not c.startswith(NOT_PLAY)]
-            if cmds:
-                table.command(play_turns_until.choice(cmds))
-                wire.pump()
+            click_random(table, play_turns_until, wire)
     guest.set_status("lost")  # the host never comes back
     html = guest.html()
     assert 'data-link-cmd="download"' in html

@@ -300,11 +300,7 @@ class LinkTable(Table):
         if new < self.shown:                       # the picture was replaced (resync)
             self.shown = new
         if new > count and not was_animating:
-            self.shown = self.since = count
-            self.before = before_view
-            self._skip_quiet()
-            if self.animating:
-                self.advance()
+            self._play_back_from(count, before_view)
 
     def peer_open(self, peer: str) -> None:
         """A data channel to ``peer`` opened (a guest asks for its seat at once)."""
@@ -497,15 +493,6 @@ class LinkTable(Table):
         if self.playing and not self.elsewhere:
             return super().html() + data
         return self._room_html() + data
-
-    def _header(self) -> str:
-        lang = self.lang
-        other = i18n.LANGS[1 - i18n.LANGS.index(lang)]
-        return (f'<header class="bar"><a class="home" href="./index.html">← {esc(t("lobby", lang))}</a>'
-                f'<h1>{esc(self.title())}</h1>'
-                f'<button type="button" class="lang" data-cmd="lang:{other}" lang="{other}" '
-                f'title="{esc(t("lang_switch_label", lang))}">{esc(t("lang_switch", lang))}</button>'
-                f'</header>')
 
     def _options_text(self) -> str:
         lang = self.lang

@@ -166,12 +166,17 @@ class Table:
         before = self._view(self.human)
         self.state.apply(p, action)
         if self._count() > count and not was_animating:
-            self.shown = self.since = count
-            self.before = before
-            self._skip_quiet()
-            if self.animating:
-                self.advance()
+            self._play_back_from(count, before)
         self._start_thinking()
+
+    def _play_back_from(self, count: int, before: dict[str, Any] | None) -> None:
+        """Play back the events from number ``count`` on that came without a click here
+        (a bot's move, a friend's), the panels showing the table as it was (``before``)."""
+        self.shown = self.since = count
+        self.before = before
+        self._skip_quiet()
+        if self.animating:
+            self.advance()
 
     def _next_handover(self) -> None:
         if self.mode != "hotseat" or self.animating:
@@ -307,13 +312,7 @@ class Table:
                                      shown=self.shown, since=self.since, seats=self.seats(),
                                      waiting_for=waiting,
                                      before=self.before if self.animating else None)
-        other = LANGS[1 - LANGS.index(lang)]
-        header = (
-            f'<header class="bar"><a class="home" href="./index.html">← {esc(t("lobby", lang))}</a>'
-            f'<h1>{esc(self.title())}</h1>'
-            f'<button type="button" class="lang" data-cmd="lang:{other}" lang="{other}" '
-            f'title="{esc(t("lang_switch_label", lang))}">{esc(t("lang_switch", lang))}</button>'
-            f'{self._header_extra()}</header>')
+        header = self._header()
         message = f'<p class="message" role="alert">{esc(self.message)}</p>' if self.message else ""
         side = (
             f'<aside class="side"><details class="log" open><summary>{esc(t("log", lang))}</summary>'
@@ -324,6 +323,18 @@ class Table:
         overlay = self._overlay(view)
         return (f'{header}<div class="layout" data-mode="{self.mode}">'
                 f'<main class="main">{message}{table}</main>{side}</div>{overlay}')
+
+    def _header(self) -> str:
+        """The bar: back to the lobby, the game's name, the language switch, and what a
+        kind of table adds (a bot thinking, the connection)."""
+        lang = self.lang
+        other = LANGS[1 - LANGS.index(lang)]
+        return (
+            f'<header class="bar"><a class="home" href="./index.html">← {esc(t("lobby", lang))}</a>'
+            f'<h1>{esc(self.title())}</h1>'
+            f'<button type="button" class="lang" data-cmd="lang:{other}" lang="{other}" '
+            f'title="{esc(t("lang_switch_label", lang))}">{esc(t("lang_switch", lang))}</button>'
+            f'{self._header_extra()}</header>')
 
     def render_log(self, events: list[dict[str, Any]], view: dict[str, Any]) -> str:
         """The played-back events in words, one line each, newest last."""
