@@ -52,6 +52,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "confirm": {"en": "Confirm", "ja": "決定"},
     "clear": {"en": "Clear", "ja": "取り消し"},
     "skip": {"en": "Skip animation", "ja": "演出をスキップ"},
+    "undo": {"en": "Undo", "ja": "取り消す"},
+    "undo_label": {"en": "Take back your last action", "ja": "直前の行動を取り消す"},
     "rematch": {"en": "Rematch", "ja": "再戦"},
     "game_over": {"en": "Game over", "ja": "ゲーム終了"},
     "review_board": {"en": "Look at the board", "ja": "盤面を見る"},

@@ -23,6 +23,11 @@ which provides
 * ``who(seat, lang)``, ``result_reason(outcome, lang)``, ``rules_html(lang)``;
 * ``step_delay(event, speed)``: milliseconds to look at a step.
 
+Optionally, ``UNDO = True``: in local play (against the bot, hot-seat) a player who is
+still to move after an action of their own may take it back (``command("undo")``, the
+button under the table), and in hot-seat that player keeps the device without a hand-over
+(a game whose turn is several actions by one player). Link play never offers it.
+
 >>> table = Table("kiriai", mode="bot", seed=1, lang="en", speed=0)
 >>> table.command("pick:C"); table.command("pick:B"); table.command("confirm")
 >>> table.animating
@@ -37,7 +42,7 @@ import time
 from typing import Any
 
 import pygames
-from pygames.bots import LEVELS, RandomBot, SearchBot, play_bots
+from pygames.bots import LEVELS, RandomBot, SearchBot
 
 from . import ui_module
 from .i18n import LANGS, esc, t
@@ -81,6 +86,9 @@ class Table:
     def start(self, seed: int) -> None:
         self.seed = seed
         self.state = self.game.new_game(seed=seed, options=self.options)
+        self._fresh = lambda: self.game.new_game(seed=seed, options=self.options)
+        #: Every action played at this table, in order (undo replays all but the last).
+        self.played: list[tuple[int, str]] = []
         self.human = seed % 2 if self.seat_choice == "random" else int(self.seat_choice)
         self.bots: dict[int, Any] = {}
         self.thinking = {}
@@ -126,8 +134,20 @@ class Table:
             if self.slices:
                 self._start_thinking()
             else:
-                play_bots(self.state, self.bots)
+                self._play_bots()
         self._next_handover()
+
+    def _play_bots(self) -> None:
+        """The bots act at once until a person must act (as :func:`play_bots`), each
+        action kept in :attr:`played`."""
+        while movers := [p for p in self.state.to_move() if p in self.bots]:
+            for p in movers:
+                s = self.state
+                self._play(p, self.bots[p].choose(s.view(p), s.legal_actions(p), s.events(p)))
+
+    def _play(self, p: int, action: str) -> None:
+        self.state.apply(p, action)
+        self.played.append((p, action))
 
     # -- a bot that thinks in slices ------------------------------------------------------
     def _start_thinking(self) -> None:
@@ -164,7 +184,7 @@ class Table:
         """A bot's move, played back as a person's would be."""
         was_animating, count = self.animating, self._count()
         before = self._view(self.human)
-        self.state.apply(p, action)
+        self._play(p, action)
         if self._count() > count and not was_animating:
             self._play_back_from(count, before)
         self._start_thinking()
@@ -210,7 +230,7 @@ class Table:
         return self.state.is_over()
 
     def _apply(self, seat: int, action: str) -> None:
-        self.state.apply(seat, action)
+        self._play(seat, action)
 
     def game_players(self) -> int:
         return self.state.players
@@ -235,6 +255,9 @@ class Table:
         if name == "handover-ok" and self.handover is not None and not self.animating:
             self.active, self.handover = self.handover, None
             return
+        if name == "undo":
+            self.undo()
+            return
         me = self.viewer()
         if me is None or self.animating:
             return
@@ -252,12 +275,51 @@ class Table:
             self.message = t("error", self.lang, msg=str(exc))
             return
         self.shown = self.since = before
-        if self.mode == "hotseat":
+        if self.mode == "hotseat" and not (self._undoable() and me in self._to_move()):
             self.active = None  # the screen goes dark until the next player takes the device
         self._after_change()
         if self.animating:
             self._skip_quiet()
             self.advance()  # the first reveal shows at once; later steps are paced
+
+    # -- undo (local play, for games whose UI module says UNDO) ---------------------------
+    def _undoable(self) -> bool:
+        """This table may take actions back: local play of a game that offers it."""
+        return self.mode in MODES and getattr(self.ui, "UNDO", False)
+
+    def can_undo(self) -> bool:
+        """The last action was the viewer's, who is still to move (mid-turn), and the
+        screen is settled."""
+        me = self.viewer()
+        return (self._undoable() and bool(self.played) and me is not None
+                and not self.animating and not self._over()
+                and self.played[-1][0] == me and me in self._to_move())
+
+    def undo(self) -> None:
+        """Take the viewer's last action back: the session is rebuilt by replaying every
+        action but that one (nothing changes if :meth:`can_undo` is False)."""
+        if not self.can_undo():
+            return
+        keep = self.played[:-1]
+        self.state = self._fresh()
+        self.played = []
+        for p, action in keep:
+            self._play(p, action)
+        self.sel = self.ui.new_selection()
+        self.shown = self._count()
+        self.since = None
+        self.before = None
+
+    def load(self, make) -> None:
+        """Play on from a hand-set position: ``make()`` returns a new state (tests,
+        puzzles); undo replays from another ``make()``. The bots act if they are to move."""
+        self.state, self._fresh, self.played = make(), make, []
+        self.sel = self.ui.new_selection()
+        self.before = self.since = None
+        self.active = self.handover = None
+        self._after_change()
+        self.shown = self._count()
+        self._next_handover()
 
     def _skip_quiet(self) -> None:
         """Events that need no pause (round headers, set-aside notes) are shown at once."""
@@ -314,6 +376,10 @@ class Table:
                                      before=self.before if self.animating else None)
         header = self._header()
         message = f'<p class="message" role="alert">{esc(self.message)}</p>' if self.message else ""
+        if self.can_undo():
+            table += (f'<div class="controls undo"><button type="button" data-cmd="undo" '
+                      f'title="{esc(t("undo_label", lang))}"><span aria-hidden="true">↶ </span>'
+                      f'{esc(t("undo", lang))}</button></div>')
         side = (
             f'<aside class="side"><details class="log" open><summary>{esc(t("log", lang))}</summary>'
             f'{self.render_log(events, view)}</details>'
