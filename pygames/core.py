@@ -55,21 +55,29 @@ class Rng:
 
     def next64(self) -> int:
         """Return the next 64-bit unsigned integer."""
-        self._state = (self._state + 0x9E3779B97F4A7C15) & self._MASK
-        z = self._state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self._MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self._MASK
+        self._state = z = (self._state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
         return z ^ (z >> 31)
 
     def randbelow(self, n: int) -> int:
         """Return a uniform integer in ``range(n)`` (rejection sampling, no modulo bias)."""
-        if n <= 0:
-            raise ValueError("n must be positive")
-        limit = (1 << 64) - ((1 << 64) % n)
+        # next64 written out (the hot spot of every random playout); the same numbers.
+        try:
+            limit = _LIMITS[n]
+        except (KeyError, TypeError):
+            if n <= 0:
+                raise ValueError("n must be positive") from None
+            limit = (1 << 64) - ((1 << 64) % n)
+        s = self._state
         while True:
-            x = self.next64()
-            if x < limit:
-                return x % n
+            s = (s + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+            z ^= z >> 31
+            if z < limit:
+                self._state = s
+                return z % n
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Rng) and other._state == self._state
@@ -82,9 +90,26 @@ class Rng:
 
     def shuffle(self, items: list[Any]) -> None:
         """Shuffle a list in place (Fisher–Yates)."""
+        # randbelow(i + 1) for i from the end down, written out: the same numbers.
+        s = self._state
+        limits = _LIMITS
         for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            n = i + 1
+            limit = limits[n] if n < 64 else (1 << 64) - ((1 << 64) % n)
+            while True:
+                s = (s + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+                z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+                z ^= z >> 31
+                if z < limit:
+                    break
+            j = z % n
             items[i], items[j] = items[j], items[i]
+        self._state = s
+
+
+#: randbelow's rejection limit for small n (the largest multiple of n up to 2**64).
+_LIMITS = {n: (1 << 64) - ((1 << 64) % n) for n in range(1, 64)}
 
 
 def private_event(event: dict[str, Any], seats: list[int] | tuple[int, ...],
