@@ -4,13 +4,14 @@ The same code runs in CPython (tests, bots, benchmarks) and in the browser (Pyod
 
 >>> import pygames
 >>> pygames.game_ids()
-['kiriai', 'cardia']
+['kiriai', 'cardia', 'canosa']
 >>> pygames.get_game("kiriai").names["en"]
 'Kiri-ai: The Duel'
 """
 
 from __future__ import annotations
 
+from .canosa import CanosaGame
 from .cardia import CardiaGame
 from .core import Game, IllegalAction, Rng, State
 from .kiriai import KiriaiGame
@@ -19,11 +20,10 @@ __all__ = ["Game", "State", "IllegalAction", "Rng", "game_ids", "get_game", "PLA
            "__version__"]
 __version__ = "0.1.0"
 
-_GAMES: dict[str, Game] = {g.id: g for g in (KiriaiGame(), CardiaGame())}
+_GAMES: dict[str, Game] = {g.id: g for g in (KiriaiGame(), CardiaGame(), CanosaGame())}
 
 #: Games announced but not built yet: id -> names (shown as "coming" in the lobby).
 PLANNED: dict[str, dict[str, str]] = {
-    "canosa": {"en": "Canosa", "ja": "カノーサ"},
     "artofwar": {"en": "ART OF WAR", "ja": "アート・オブ・ウォー"},
     "electors": {"en": "Electors", "ja": "選帝侯"},
 }

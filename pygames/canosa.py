@@ -350,8 +350,12 @@ class CanosaGame(Game):
     max_players = 2
     option_schema: ClassVar[dict[str, dict[str, Any]]] = _option_schema(LAYOUTS)
     option_labels: ClassVar[dict[str, dict[str, dict[str, str]]]] = _option_labels(LAYOUTS)
-    #: A random Canosa game is ~190 actions: a playout costs about 14 Kiri-ai playouts.
-    search_iterations: ClassVar[dict[str, int]] = {"easy": 8, "normal": 60, "strong": 400}
+    #: A random Canosa game is ~185 actions, so an iteration costs ~16 of Kiri-ai's (~280
+    #: against ~4,600 a second). Strong matches Kiri-ai's time per move (~1.4 s); easy and
+    #: normal get more than that would give (4 and 36), since with fewer iterations than
+    #: legal actions (~20) the search hardly looks at each: 8 lost 1-11 to random play,
+    #: 30 won 11-1.
+    search_iterations: ClassVar[dict[str, int]] = {"easy": 30, "normal": 100, "strong": 400}
 
     def __init__(self, layouts: dict[str, dict[str, Any]] | None = None) -> None:
         """``layouts``: a checked table (:func:`load_layouts`); default :data:`LAYOUTS`."""
@@ -429,7 +433,10 @@ class CanosaState(State):
     The layout's fixed geometry sits in the slot ``_geo``, outside the compared fields.
     """
 
-    __slots__ = ("_geo",)
+    #: ``_geo``: the layout's geometry; ``_legal_memo`` / ``_view_memo``: the legal actions
+    #: and the view of this position, worked out once (None: not yet). Slots are not
+    #: compared; every change of the position clears the memos.
+    __slots__ = ("_geo", "_legal_memo", "_view_memo")
 
     def __init__(self, game: CanosaGame, seed: int, players: int,
                  options: dict[str, Any]) -> None:
@@ -441,6 +448,7 @@ class CanosaState(State):
 
     def _setup(self, geo: _Geometry) -> None:
         self._geo = geo
+        self._legal_memo = self._view_memo = None
         self.board: list[str | None] = list(geo.start_board)
         self.sirens = list(geo.islands)
         self.rings = [geo.siren_rings, geo.siren_rings]
@@ -462,9 +470,14 @@ class CanosaState(State):
     def legal_actions(self, player: int) -> list[str]:
         if self.over or player != self.player:
             return []
-        if self.placing is not None:
-            return self._placements()
-        return self._legal(player, self.actions_left >= 2)
+        legal = self._legal_memo
+        if legal is None:
+            if self.placing is not None:
+                legal = self._placements()
+            else:
+                legal = self._legal(player, self.actions_left >= 2)
+            self._legal_memo = legal
+        return legal[:]
 
     def _apply(self, player: int, action: str) -> None:
         self._do(player, action, True)
@@ -485,6 +498,12 @@ class CanosaState(State):
     def view(self, player: int | None) -> dict[str, Any]:
         if player is not None and player not in (GOLD, SILVER):
             raise ValueError(f"there is no player {player!r} in this game")
+        view = self._view_memo
+        if view is None:
+            view = self._view_memo = self._make_view()
+        return marshal.loads(marshal.dumps(view))  # a deep copy of plain data, in C
+
+    def _make_view(self) -> dict[str, Any]:
         g = self._geo
         rc = g.rcl
         placing = None
@@ -520,10 +539,13 @@ class CanosaState(State):
         return self._why(player, action) or f"{action!r} is not a legal action now"
 
     def clone(self) -> CanosaState:
-        """An independent copy (every field is plain data; strings and tuples are shared)."""
+        """An independent copy (every field is plain data; strings, tuples and the logged
+        events, never changed, are shared)."""
         twin = self.clone_fast()
-        twin.log = marshal.loads(marshal.dumps(self.log))
-        twin._actions = marshal.loads(marshal.dumps(self._actions))
+        # Logged events and record entries are never changed once made (events() hands out
+        # copies), so the copy shares them: its own lists, the same items.
+        twin.log = self.log[:]
+        twin._actions = self._actions[:]
         twin.options = dict(self.options)
         return twin
 
@@ -534,6 +556,8 @@ class CanosaState(State):
         twin = object.__new__(CanosaState)
         twin.__dict__.update(self.__dict__)
         twin._geo = self._geo
+        twin._legal_memo = self._legal_memo  # the same position: never changed, only copied
+        twin._view_memo = self._view_memo
         twin.log = []
         twin._actions = []
         twin.board = self.board[:]
@@ -652,6 +676,7 @@ class CanosaState(State):
     def _do(self, p: int, action: str, log: bool) -> None:
         g = self._geo
         kind, a, b = g.parse[action]
+        self._legal_memo = self._view_memo = None
         events = self.log if log else None
         sq = g.sq
         if kind == "S":
@@ -760,6 +785,7 @@ class CanosaState(State):
             self._end(1 - p, "trapped", self.log if log else None)
 
     def _end(self, winner: int | None, reason: str, events: list | None) -> None:
+        self._legal_memo = self._view_memo = None
         self.over = True
         self.winner = winner
         self.reason = reason
@@ -1020,4 +1046,5 @@ class CanosaState(State):
                 raise ValueError(f"last_turn entry {e!r} is not {{p, action, from, to}}"
                                  ) from exc
         self.trail = trail
+        self._legal_memo = self._view_memo = None
         self._check_trapped(True)
