@@ -509,10 +509,11 @@ def _pips(n: int, colour: str) -> str:
 
 
 def _siren_html(p: int, rings: int, lang: str, beaten: bool = False) -> str:
-    glyph = "金" if p == 0 else "銀"
+    # The glyph (金/銀) is drawn by the style sheet: it is a picture, and the square's own
+    # label names the siren in words.
     extra = " beaten" if beaten else ""
     return (f'<span class="siren {COLOURS[p]}{extra}" data-rings="{rings}" aria-hidden="true">'
-            f'<span class="sg">{glyph}</span><span class="rpips">{_pips(rings, COLOURS[p])}</span>'
+            f'<span class="sg"></span><span class="rpips">{_pips(rings, COLOURS[p])}</span>'
             f'</span>')
 
 

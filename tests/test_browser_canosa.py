@@ -1,0 +1,148 @@
+"""Canosa in a real Chromium, played the way a person plays: from the lobby, by clicks.
+
+Every test runs behind the network guard in conftest.py: a request that leaves
+127.0.0.1 fails the test.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+READY = 'html[data-ready="true"]'
+TABLE = ".canosa[data-rows]"
+
+
+def snapshot(page: Page) -> dict:
+    """What the screen offers now, read in one go (the table may re-render any time)."""
+    return page.evaluate("""() => {
+        const app = document.getElementById("app");
+        const on = sel => [...app.querySelectorAll(sel)].map(e => e.dataset.cmd);
+        return {
+            animating: app.dataset.animating === "true",
+            over: app.dataset.over === "true",
+            prompt: (app.querySelector(".prompt") || {}).innerText || "",
+            targets: on(".canosa button.sq.target:not([disabled])"),
+            actions: [...app.querySelectorAll(".canosa button.sq.target")]
+                .map(e => e.dataset.actions),
+            pieces: on(".canosa button.sq:not(.target):not([disabled])"),
+            acts: on(".canosa button[data-cmd^='act:']"),
+            cmds: on("button[data-cmd]:not([disabled])")};
+    }""")
+
+
+def click_cmd(page: Page, cmd: str, timeout: int = 3_000) -> bool:
+    try:
+        page.locator(f'#app button[data-cmd="{cmd}"]:not([disabled])').first.click(
+            timeout=timeout)
+        return True
+    except PlaywrightTimeoutError:  # re-rendered under the pointer (playback): look again
+        return False
+
+
+def test_whole_game_vs_bot_from_the_lobby_by_clicking_squares(page: Page):
+    page.goto("/index.html?lang=en")
+    page.wait_for_selector(READY)
+    card = page.locator("#game-canosa")
+    expect(card).to_contain_text("Canosa")
+    card.locator('input[name="mode"][value="bot"]').check()
+    card.locator('input[name="bot"][value="easy"]').check()
+    card.locator("button.play").click()
+    page.wait_for_url(re.compile(r"/play\.html\?.*game=canosa"))
+    page.wait_for_selector(TABLE)
+    expect(page.locator("#app h1")).to_have_text("Canosa")
+    expect(page.locator(".canosa button.sq")).to_have_count(36)
+    rng = random.Random(7)
+    played = 0
+    for _ in range(4_000):
+        now = snapshot(page)
+        if now["over"] and not now["animating"]:
+            break
+        if now["animating"]:  # a playback (Skip it) or a click on its way to Python
+            if "skip" in now["cmds"]:
+                click_cmd(page, "skip", timeout=500)
+            else:
+                page.wait_for_timeout(20)
+            continue
+        if now["acts"]:  # a give-or-take chooser (or a selected sailor's ring buttons)
+            if click_cmd(page, rng.choice(now["acts"])):
+                played += 1
+        elif now["targets"]:  # a piece is selected (or a placement): play a highlighted square
+            assert all(now["actions"]), now
+            # Sailor moves first, so that the game ends sooner.
+            moves = [c for c, a in zip(now["targets"], now["actions"], strict=True)
+                     if re.fullmatch(r"[a-z]\d+-[a-z]\d+", a.split()[0])]
+            if click_cmd(page, rng.choice(moves or now["targets"])):
+                played += 1
+        elif now["pieces"]:
+            assert now["prompt"].startswith("Gold"), now
+            click_cmd(page, rng.choice(now["pieces"]))
+        else:  # the bot is thinking
+            page.wait_for_timeout(50)
+    else:
+        raise AssertionError("the game did not end")
+    overlay = page.locator(".overlay.gameover")
+    expect(overlay).to_be_visible()
+    expect(overlay).to_contain_text(re.compile("You (win|lose)"))
+    expect(overlay).to_contain_text(re.compile("4 sailors home|whole turn"))
+    assert played >= 10
+    log = page.locator(".log-lines li").all_inner_texts()
+    assert any("moves a sailor" in line for line in log)
+    assert any("Silver" in line for line in log) and any("Gold" in line for line in log)
+    page.click('[data-cmd="dismiss"]')
+    expect(page.locator(".endbar")).to_be_visible()
+    expect(page.locator(".canosa .cboard")).to_be_visible()
+
+
+def test_select_play_and_undo_by_keyboard_and_clicks(page: Page):
+    page.goto("/play.html?game=canosa&mode=bot&seed=3&lang=en&speed=0&bot=easy")
+    page.wait_for_selector(READY)
+    settled = page.locator('#app[data-animating="false"]')
+    # Gold's one-action first turn, by keyboard: Tab to the siren, Enter, Tab, Enter.
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.dataset.cmd === 'sq:a1'"):
+            break
+    else:
+        raise AssertionError("Tab never reached the siren on a1")
+    page.keyboard.press("Enter")
+    expect(page.locator('button[data-sq="a1"]')).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(".canosa button.sq.target")).to_have_count(3)  # a2, b1, b2
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('target')"):
+            break
+    label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert label.endswith("move here"), label
+    page.keyboard.press("Enter")
+    # The bot answers; then a sailor move by clicks, and Undo takes it back.
+    expect(page.locator(".round")).to_contain_text("Turn 3 · Gold to move · actions left: 2")
+    settled.wait_for()
+    page.locator(".canosa button.sq.can-act:not([data-sq='a1'])").first.click()
+    page.locator(".canosa button.sq.target").first.click()
+    expect(page.locator(".round")).to_contain_text("actions left: 1")
+    page.locator('[data-cmd="undo"]').click()
+    expect(page.locator(".round")).to_contain_text("actions left: 2")
+    expect(page.locator('[data-cmd="undo"]')).to_have_count(0)
+
+
+def test_phone_width_board_fits_without_sideways_scroll(new_context):
+    ctx = new_context(viewport={"width": 320, "height": 640}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    for layout, n in (("standard", 36), ("small", 25)):
+        page.goto(f"/play.html?game=canosa&mode=bot&seed=2&speed=0&lang=ja&layout={layout}")
+        page.wait_for_selector(READY)
+        squares = page.locator(".canosa button.sq")
+        expect(squares).to_have_count(n)
+        page.locator('button[data-sq="a1"]').tap()  # the siren: her moves light up
+        expect(page.locator(".canosa button.sq.target").first).to_be_visible()
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 320, f"the Canosa table is {width}px wide on a 320px screen"
+        box = squares.first.bounding_box()
+        assert box["width"] >= 32 and box["height"] >= 32, box
+        board = page.locator(".canosa .cboard").bounding_box()
+        assert board["x"] >= 0 and board["x"] + board["width"] <= 320, board
+    ctx.close()
