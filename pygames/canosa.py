@@ -350,11 +350,11 @@ class CanosaGame(Game):
     max_players = 2
     option_schema: ClassVar[dict[str, dict[str, Any]]] = _option_schema(LAYOUTS)
     option_labels: ClassVar[dict[str, dict[str, dict[str, str]]]] = _option_labels(LAYOUTS)
-    #: A random Canosa game is ~185 actions, so an iteration costs ~16 of Kiri-ai's (~280
-    #: against ~4,600 a second). Strong matches Kiri-ai's time per move (~1.4 s); easy and
-    #: normal get more than that would give (4 and 36), since with fewer iterations than
-    #: legal actions (~20) the search hardly looks at each: 8 lost 1-11 to random play,
-    #: 30 won 11-1.
+    #: A random Canosa game is ~185 actions: a playout costs ~40 of Kiri-ai's. Per move
+    #: (measured): easy 0.11 s, normal 0.2 s, strong 0.8 s (Kiri-ai: 0.01, 0.07, 0.8 s).
+    #: Easy and normal get more than Kiri-ai's time would give (4 and 40): with fewer
+    #: iterations than legal actions (~20) the search hardly tries each one; 8 lost 1-11
+    #: to random play, 30 won 11-1.
     search_iterations: ClassVar[dict[str, int]] = {"easy": 30, "normal": 100, "strong": 400}
 
     def __init__(self, layouts: dict[str, dict[str, Any]] | None = None) -> None:
@@ -658,19 +658,11 @@ class CanosaState(State):
         return out
 
     def _follows(self, p: int, action: str) -> bool:
-        """Does some legal action follow ``action`` (N6)? Played on a scratch copy."""
+        """Does some legal action follow ``action`` (a siren or sailor move, N6)? Played on
+        a scratch copy."""
         twin = self.clone_fast()
         twin._do(p, action, False)
-        if twin.over:
-            return True
-        if twin.placing is not None:
-            for a in twin._placements():
-                again = twin.clone_fast()
-                again._do(p, a, False)
-                if again.over or again._legal(p, False):
-                    return True
-            return False
-        return bool(twin._legal(p, False))
+        return twin.over or bool(twin._legal(p, False))
 
     # -- playing ------------------------------------------------------------------------
     def _do(self, p: int, action: str, log: bool) -> None:

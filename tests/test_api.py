@@ -33,7 +33,7 @@ DETERMINIZE_SEEDS: dict[str, int] = {"cardia": 8, "canosa": 3}
 #: Long games check the protocol at every n-th step only, beyond the deep checks of the
 #: DEEP seeds' first 40 steps; events are still all checked, each when first seen.
 #: Canosa: ~190 actions a game.
-CHECK_EVERY: dict[str, int] = {"canosa": 4}
+CHECK_EVERY: dict[str, int] = {"canosa": 6}
 #: Games with no chance at all: the seed changes nothing (perfect information, no dice).
 SEEDLESS = {"canosa"}
 #: Of those, how many also get the expensive per-step checks (clone, replay, garbage).
