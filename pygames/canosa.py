@@ -25,7 +25,10 @@ columns ``a``.. left to right, rows ``1``.. top to bottom, so (row 0, col 0) is 
 
 A turn is 2 actions by the same player (Gold's very first turn: 1 with option
 ``first_turn`` = 1, the default). A first action is offered only if a second action can
-follow it (N6: for an attack, some placement after which one can), or if it wins.
+follow it, or if it wins (N6). An attack always qualifies, and so does each of its
+placements: the attacker may attack the siren she has just placed once more (she still
+holds more rings, and the square she would leave is a placement square, N12). Only a
+siren move from her own island and a sailor move can be refused.
 A player who cannot play a complete turn loses (reason ``"trapped"``); 4 sailors scored
 win at once (``"sailors"``, N15); option ``draw_cap`` 400 draws the game when the 400th
 turn in all ends (``"draw_cap"``, N8/N16).
@@ -600,19 +603,20 @@ class CanosaState(State):
         free = [t for t in n8free[s] if board[t] is None and t != o]
         m = len(free)
         # A2 sailor moves, worked out first (the N6 checks below use them).
-        moves: list[tuple[int, int, str]] = []
+        moves: list[str] = []
         smoves = g.smoves[p]
-        for a, st in enumerate(board):
-            if st and st[-1] == ring:
-                for b, act in smoves[a]:
-                    if board[b] is None and b != s and b != o:
-                        moves.append((a, b, act))
+        for a in [a for a, st in enumerate(board) if st and st[-1] == ring]:
+            for b, act in smoves[a]:
+                if board[b] is None and b != s and b != o:
+                    moves.append(act)
         on_island = s == g.islands[p]
         if n6 and on_island and free:
             # Leaving the island she cannot step back: a move is sure only if a sailor can
             # still move or she has a free square beside her new one.
+            parse = g.parse
+            ends = {parse[act][2] for act in moves}
             out = [S[t] for t in free
-                   if any(b != t for _, b, _ in moves)
+                   if ends - {t}
                    or any(board[q] is None and q != o for q in n8free[t])
                    or self._follows(p, S[t])]
         else:
@@ -648,13 +652,15 @@ class CanosaState(State):
             island = g.islands[p]
             near = g.n8set[s]
             wins = self.scores[p] == TO_WIN - 1
-            for a, b, act in moves:
+            parse = g.parse
+            for act in moves:
+                _, a, b = parse[act]
                 if (a in near or (wins and b == island) or any(t != a for t in gives)
                         or (b != island and any(t != a for t in takes))
                         or self._follows(p, act)):
                     out.append(act)
         else:
-            out.extend([act for _, _, act in moves])
+            out += moves
         return out
 
     def _follows(self, p: int, action: str) -> bool:
