@@ -356,6 +356,9 @@ def test_the_last_turn_stays_marked_until_the_next_turn():
     table.command("handover-ok")  # Silver's turn: Gold's move is marked
     html = table.html()
     assert marked_last(html) == {"a1", "b2"}
+    assert "last-from" in square_button(html, "a1")["class"]
+    assert "last-to" in square_button(html, "b2")["class"]
+    assert square_button(html, "b2")["aria-label"].endswith("last turn: to here")
     click(table, "sq:f6")
     click(table, "sq:e5")  # Silver's first action joins the marks
     html = table.html()

@@ -56,7 +56,8 @@ STRINGS: dict[str, dict[str, str]] = {
                        "ja": "負けたセイレーンをここに置く"},
     "canosa.t_select": {"en": "select", "ja": "選択"},
     "canosa.t_selected": {"en": "selected", "ja": "選択中"},
-    "canosa.t_last": {"en": "last turn", "ja": "直前の手番"},
+    "canosa.t_last_from": {"en": "last turn: from here", "ja": "直前の手番：ここから"},
+    "canosa.t_last_to": {"en": "last turn: to here", "ja": "直前の手番：ここへ"},
     "canosa.t_now": {"en": "happening now", "ja": "いま動いた"},
     "canosa.seat_to_move": {"en": "to move", "ja": "手番"},
     "canosa.scored": {"en": "Scored {n}/4", "ja": "得点 {n}/4"},
@@ -149,8 +150,8 @@ STRINGS: dict[str, dict[str, str]] = {
                        "ja": "灰色の船員：リングなし、誰も支配していない"},
     "canosa.lg_marks": {"en": "• move   ⚔ attack   + give   − take   ◎ place",
                         "ja": "• 移動　⚔ 攻撃　＋ 渡す　− 引き抜く　◎ 配置"},
-    "canosa.lg_last": {"en": "dashed outline: the last turn's squares",
-                       "ja": "点線の枠：直前の手番で動いたマス"},
+    "canosa.lg_last": {"en": "dashed outline: where the last turn acted from; solid: to",
+                       "ja": "点線の枠：直前の手番の出発点、実線の枠：到着点"},
     "canosa.rules_html": {
         "en": (
             "<p>Each player is a siren on a corner island (Gold moves first). Sailors belong to "
@@ -536,7 +537,8 @@ def _mark_kind(actions: list[str]) -> str:
 
 
 def _board(view: dict[str, Any], board: dict[str, Any], lang: str, *, targets: dict[str, list[str]],
-           pieces: dict[str, str], selected: str | None, last: set[str], now: set[str],
+           pieces: dict[str, str], selected: str | None, last: dict[str, set[str]],
+           now: set[str],
            chooser: str | None) -> str:
     rows, cols = view["rows"], view["cols"]
     islands = {square(rc): p for p, rc in enumerate(view["islands"])}
@@ -605,7 +607,9 @@ def _board(view: dict[str, Any], board: dict[str, Any], lang: str, *, targets: d
                 enabled = True
             if sq in last:
                 classes.append("last")
-                parts.append(t("canosa.t_last", lang))
+                for end in sorted(last[sq]):  # "from", "to"
+                    classes.append(f"last-{end}")
+                    parts.append(t(f"canosa.t_last_{end}", lang))
             if sq in now:
                 classes.append("now")
                 parts.append(t("canosa.t_now", lang))
@@ -689,13 +693,14 @@ def prompt(view: dict[str, Any], me: int | None, legal: list[str], sel: dict[str
     return t("canosa.prompt_pick", lang, who=name, k=view.get("actions_left", 0))
 
 
-def _last_squares(view: dict[str, Any]) -> set[str]:
-    found = set()
+def _last_squares(view: dict[str, Any]) -> dict[str, set[str]]:
+    """The squares the last turn (and this one so far) acted from and to."""
+    found: dict[str, set[str]] = {}
     for entry in view.get("last_turn") or []:
         for key in ("from", "to"):
             rc = _rc(entry.get(key))
             if rc is not None:
-                found.add(square(rc))
+                found.setdefault(square(rc), set()).add(key)
     return found
 
 
@@ -735,7 +740,7 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
                    if not (piece != "siren" and sq == piece)}
     else:
         targets = {}
-    last = _last_squares(view) if not animating else set()
+    last = _last_squares(view) if not animating else {}
     now = _step_squares(current)
     if animating:
         ask = describe(current, lang, view) if current else t("canosa.resolving", lang)
