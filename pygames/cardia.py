@@ -543,8 +543,22 @@ class CardiaState(State):
         case (:data:`_QUIET_STEPS`); whatever asks a choice or schedules tasks goes back to
         the task stack with the rest of the encounter under it, so the result is the same.
         """
-        if self.choice is not None or not self.quiet:
+        if not self.quiet:
             self._apply(player, action)
+            return
+        choice = self.choice
+        if choice is not None:
+            self.choice = None
+            self._answer(choice, action)
+            # Most often the answer leaves just the steps after the loser's ability.
+            tasks = self.tasks
+            rest = _REST.get((self.deck, self.location, "loser"))
+            if (rest and len(tasks) == len(rest) and tasks[-1] is rest[-1]
+                    and self.choice is None and self.ending is None):
+                tasks.clear()
+                self._tail_quiet()
+            else:
+                self._run()
             return
         p = player
         v = _VALUE[action]
@@ -568,30 +582,186 @@ class CardiaState(State):
         row = self.row
         row.append(enc)
         self.placed = [None, None]
-        location = self.location
-        if location == "foggy_swamp":
-            if len(row) == 1:
-                self.tasks.extend(_procedure(self.deck, location, False))
-            else:
-                self.cur = row[-2]["id"]
-                self.tasks.extend(_procedure(self.deck, location, True))
-            self._run()
-            return
-        self.cur = enc["id"]
-        key = (self.deck, location)
-        steps = _QUIET_PROCS.get(key) or _quiet_procedure(*key)
-        proc = steps[0]
-        for k in range(len(proc) - 1, -1, -1):
-            steps[1][k](self, proc[k])
-            if self.tasks or self.choice is not None or self.ending is not None:
-                if self.ending is None:  # the rest of the encounter, under what was pushed
-                    self.tasks[:0] = proc[:k]
+        if self.location == "foggy_swamp":
+            if len(row) == 1:  # only a Finish
+                self.tasks.extend(_procedure(self.deck, "foggy_swamp", False))
                 self._run()
                 return
+            enc = row[-2]
+        self.cur = enc["id"]
+        self._encounter_quiet(enc, row)
+
+    def _encounter_quiet(self, enc: dict[str, Any], row: list[dict[str, Any]]) -> None:
+        """The encounter just placed (Foggy Swamp: the one before it), in a quiet state: its
+        whole procedure (:data:`_STEPS`: reveal, after_reveal, evaluate, loser, engineer,
+        djinn, serpent, founders, end_checks, draws, scrapyard, each where its deck or
+        location has it) written out in one piece. As the task stack would, a step that
+        asks a choice or pushes tasks leaves the rest of the procedure under them
+        (:meth:`_rest`), and an ended round is finished at once."""
+        loc = self.location
+        deck_one = self.deck == "I"
+        i = len(row) - 1 if row[-1] is enc else len(row) - 2
+        c0, c1 = enc["cards"]
+        # reveal
+        enc["revealed"] = True
+        c0["up"] = c1["up"] = True
+        if i and (loc == "auction_house" or loc == "haunted_catacombs"):
+            self._reveal_rules(i, enc["cards"])
+            if self.ending is not None:
+                self._run()
+                return
+        # after_reveal
+        if not deck_one and (c0["lib"] or c1["lib"] or c0["bm"] or c1["bm"]):
+            self._t_after_reveal(enc)
+            self._rest("after_reveal")
+            return
+        # evaluate (the encounter right of it, if any, is not evaluated yet)
+        enc["evald"] = True
+        if deck_one and ((c0["on"] and c0["v"] == _MEDIATOR)
+                         or (c1["on"] and c1["v"] == _MEDIATOR)):
+            win = None
+        else:
+            a, b = c0["v"] + c0["mod"], c1["v"] + c1["mod"]
+            win = 0 if a > b else 1 if b > a else None
+        if win is None:  # C3: a Judge also wins a Mediator tie
+            s0 = s1 = 0
+            if deck_one:
+                for e in row:
+                    d0, d1 = e["cards"]
+                    if d0["on"] and d0["v"] == _JUDGE:
+                        s0 = 1
+                    if d1["on"] and d1["v"] == _JUDGE:
+                        s1 = 1
+            c0["sig"], c1["sig"] = s0, s1
+        else:
+            cw = c1 if win else c0
+            n = 1 + (not deck_one and cw["on"] and cw["v"] == _ARISTOCRAT)
+            if win:
+                c0["sig"], c1["sig"] = 0, n
+            else:
+                c0["sig"], c1["sig"] = n, 0
+            enc["win"] = win
+        if loc == "founders_day":
+            self._founders_check()
+            if self.ending is not None:
+                self._run()
+                return
+        # loser: its ability at once (as _q_loser)
+        if win is not None:
+            card = c0 if win else c1
+            ab = card["v"]
+            if ab in self.ongoing:
+                if not card["on"]:
+                    card["on"] = True
+                    self._retoken(i, ab)
+            else:
+                name = self.abilities[ab]
+                q = 1 - win
+                src = [q, ab]
+                _ABILITY_RULES[name](self, q, src, i, {"seat": q, "ability": name, "card": ab,
+                                                       "at": src})
+                if self.tasks or self.choice is not None or self.ending is not None:
+                    self._rest("loser")
+                    return
+        self._tail_quiet()
+
+    def _tail_quiet(self) -> None:
+        """The steps of :meth:`_encounter_quiet` after the loser's ability (engineer to
+        scrapyard), written out; also run when a choice that ability asked is answered and
+        exactly these steps are left on the stack."""
+        loc = self.location
+        row = self.row
+        if self.deck == "II":
+            self._q_engineer(None)  # type: ignore[arg-type]
+            self._q_djinn(None)  # type: ignore[arg-type]
+            if self.ending is not None:
+                self._run()
+                return
+        if loc == "serpent_temple":
+            serpent = self.serpent
+            if serpent[0] or serpent[1]:
+                self._t_serpent(None)  # type: ignore[arg-type]
+                self._rest("serpent")
+                return
+        elif loc == "founders_day":
+            self._founders_check()
+            if self.ending is not None:
+                self._run()
+                return
+        # end_checks (as _q_end_checks)
+        t0 = t1 = 0
+        for e in row:
+            d0, d1 = e["cards"]
+            t0 += d0["sig"]
+            t1 += d1["sig"]
+        if t0 >= SIGNETS_TO_WIN and t0 > t1:
+            self._end_round(0, "signets")
+            self._run()
+            return
+        if t1 >= SIGNETS_TO_WIN and t1 > t0:
+            self._end_round(1, "signets")
+            self._run()
+            return
+        hands, decks = self.hands, self.decks
+        if not ((hands[0] or decks[0]) and (hands[1] or decks[1])):
+            self._round_end_by_cards()
+            if self.ending is not None:
+                self._run()
+                return
+        # draws
+        if loc == "bazaar" or loc == "grand_library" or loc == "scrapyard":
+            self._t_draws(None)  # type: ignore[arg-type]
+            if loc == "scrapyard":
+                self._t_scrapyard(None)  # type: ignore[arg-type]
+                self._run()
+                return
+        else:
+            d = decks[0]
+            if d:
+                insort(hands[0], d.pop())
+            d = decks[1]
+            if d:
+                insort(hands[1], d.pop())
+            extra = self.elemental_draw
+            if extra[0] or extra[1]:
+                for p in SEATS:
+                    if extra[p]:
+                        self._draw(p, extra[p], "elemental")
+                        extra[p] = 0
         self.cur = None
-        hands = self.hands
         if not (hands[0] and hands[1]):
             self._check_stuck()
+
+    def _rest(self, step: str) -> None:
+        """After ``step`` of :meth:`_encounter_quiet` asked or pushed something: the rest of
+        the procedure goes on the task stack under it, and the engine runs on."""
+        if self.ending is None:
+            key = (self.deck, self.location, step)
+            rest = _REST.get(key)
+            if rest is None:
+                proc = _procedure(self.deck, self.location, True)
+                rest = _REST[key] = proc[:[t["k"] for t in proc].index(step)]
+            self.tasks[:0] = rest
+        self._run()
+
+    def _retoken(self, i: int, v: int) -> None:
+        """``_reevaluate()`` after a token was put on or taken off card value ``v`` in
+        encounter ``i``, re-deciding only what it can change (the rest is as it was): the
+        encounter left of it (12: Treasurer, Counselor), every tie (8 in Deck I: Judge),
+        its own encounter (4: Mediator; 8 in Deck II: Aristocrat). Any other value (a
+        token moved there, Mechanical Djinn) changes no evaluation."""
+        if v == _TREASURER:
+            if i:
+                self._reevaluate(only=i - 1)
+        elif v == _JUDGE:
+            if self.deck == "I":
+                for j, enc in enumerate(self.row):
+                    if enc["evald"] and enc["win"] is None:
+                        self._reevaluate(only=j)
+            else:
+                self._reevaluate(only=i)
+        elif v == _MEDIATOR and self.deck == "I":
+            self._reevaluate(only=i)
 
     # Quiet, written-out versions of the common encounter steps (same effects as _t_*).
     def _q_reveal(self, task: dict[str, Any]) -> None:
@@ -651,7 +821,7 @@ class CardiaState(State):
         if ab in self.ongoing:
             if not card["on"]:
                 card["on"] = True
-                self._reevaluate()
+                self._retoken(i, ab)
             return
         name = self.abilities[ab]
         src = [q, ab]
@@ -672,6 +842,27 @@ class CardiaState(State):
             hands, decks = self.hands, self.decks
             if not ((hands[0] or decks[0]) and (hands[1] or decks[1])):
                 self._round_end_by_cards()
+
+    def _q_after_reveal(self, task: dict[str, Any]) -> None:
+        c0, c1 = self.row[self._enc_index(self.cur)]["cards"]
+        if c0["lib"] or c1["lib"] or c0["bm"] or c1["bm"]:
+            self._t_after_reveal(task)
+
+    def _q_engineer(self, task: dict[str, Any]) -> None:
+        i = self._enc_index(self.cur)
+        if i >= 0:
+            c0, c1 = self.row[i]["cards"]
+            if (c0 is not None and c0["eng"]) or (c1 is not None and c1["eng"]):
+                self._t_engineer(task)
+
+    def _q_djinn(self, task: dict[str, Any]) -> None:
+        """_t_djinn once a Mechanical Djinn is active (the row has no other case)."""
+        for enc in self.row:
+            c0, c1 = enc["cards"]
+            if ((c0["on"] and c0["v"] == _MECHANICAL_DJINN)
+                    or (c1["on"] and c1["v"] == _MECHANICAL_DJINN)):
+                self._t_djinn(task)
+                return
 
     def _q_draws(self, task: dict[str, Any]) -> None:
         """_t_draws with one card each (no Bazaar, Grand Library or Scrapyard)."""
@@ -780,6 +971,24 @@ class CardiaState(State):
         if not self.quiet:
             self.log.append({"t": "round", "n": self.round, "wins": list(self.wins)})
         n = 2 if self.location == "grand_library" else 5
+        if self.quiet:  # the same deal from the same PRNG state: search meets it again
+            rng = self.rng
+            key = (rng._state, n)
+            deal = _DEALS.get(key)
+            if deal is None:
+                decks = self.decks
+                for p in SEATS:
+                    rng.shuffle(decks[p])
+                    self.hands[p] = sorted([decks[p].pop() for _ in range(n)])
+                if len(_DEALS) >= 4096:
+                    _DEALS.clear()
+                _DEALS[key] = (tuple(decks[0]), tuple(decks[1]), tuple(self.hands[0]),
+                               tuple(self.hands[1]), rng._state)
+                return
+            d0, d1, h0, h1, rng._state = deal
+            self.decks = [list(d0), list(d1)]
+            self.hands = [list(h0), list(h1)]
+            return
         for p in SEATS:
             self.rng.shuffle(self.decks[p])
             cards = [self.decks[p].pop() for _ in range(n)]
@@ -926,9 +1135,10 @@ class CardiaState(State):
 
     # -- the engine loop ----------------------------------------------------------------
     def _run(self) -> None:
+        handlers = _quiet_tasks(self.deck, self.location) if self.quiet else _TASKS
         while self.tasks and self.choice is None and self.ending is None:
             task = self.tasks.pop()
-            _TASKS[task["k"]](self, task)
+            handlers[task["k"]](self, task)
         if self.ending is not None:
             self._finish_round()
         elif self.choice is None and not self.tasks:
@@ -1026,8 +1236,11 @@ class CardiaState(State):
         if not self.quiet:
             self.log.append({"t": "reveal", "e": i + 1, "cards": [c["v"] for c in cards],
                              "influence": [self._infl(c) for c in cards]})
-        if i == 0:
-            return
+        if i:
+            self._reveal_rules(i, cards)
+
+    def _reveal_rules(self, i: int, cards: list[dict[str, Any]]) -> None:
+        """The reveal's location rules (Auction House, Haunted Catacombs), for ``i`` > 0."""
         prev = self.row[i - 1]["cards"]
         if self.location == "auction_house":
             for p in SEATS:
@@ -1229,19 +1442,24 @@ class CardiaState(State):
     def _ab_hired_blade(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
         if i < 0:
             return False
+        row = self.row
+        tokens, size = any(c is not None and c["on"] for c in row[i]["cards"]), len(row)
         self._remove(i, o, "discard", "hired_blade")
-        if self.row[i]["cards"][1 - o] is not None:
+        if row[i]["cards"][1 - o] is not None:
             self._remove(i, 1 - o, "discard", "hired_blade")
         self._drop_empty(i)
-        self._reevaluate()
+        if tokens or len(row) == size:
+            self._reevaluate()
+        elif i:  # the encounter gone had no token: only its left neighbour can change
+            self._reevaluate(only=i - 1)
         return None
 
     def _ab_void_mage(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
-        targets = [t for t in self._revealed_cards()
-                   if (c := self._card(t))["mod"] or c["on"]]  # type: ignore[index]
-        if not targets:
+        opts = [_CODE[n][p] for n, enc in enumerate(self.row) if enc["revealed"]
+                for p, c in enumerate(enc["cards"]) if c["mod"] or c["on"]]
+        if not opts:
             return False
-        self._ask({**ctx, "kind": "void_target"}, self._codes(targets))
+        self._ask({**ctx, "kind": "void_target"}, opts)
         return None
 
     def _ab_surgeon(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
@@ -1282,10 +1500,14 @@ class CardiaState(State):
         old = enc["cards"][q]["v"]
         new = self.hands[q].pop(self.rng.randbelow(len(self.hands[q])))
         self.discards[q].append(old)
+        token = enc["cards"][q]["on"]
         enc["cards"][q] = _new_card(new, True)
         if not self.quiet:
             self.log.append({"t": "replace", "p": q, "e": i + 1, "old": old, "new": new})
-        self._reevaluate()
+        if token:
+            self._reevaluate()
+        else:  # a card without a token in, one without out: only this encounter changes
+            self._reevaluate(only=i)
         return None
 
     def _ab_clockmaker(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
@@ -1295,29 +1517,32 @@ class CardiaState(State):
         return None
 
     def _ab_swamp_guardian(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
-        targets = [t for t in self._own_revealed(o) if t != src]
-        if not targets:
+        v = src[1]
+        opts = [_CODE[n][o] for n, enc in enumerate(self.row)
+                if enc["revealed"] and enc["cards"][o]["v"] != v]
+        if not opts:
             return False
-        self._ask({**ctx, "kind": "swamp_target"}, self._codes(targets))
+        self._ask({**ctx, "kind": "swamp_target"}, opts)
         return None
 
     def _ab_magistra(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
-        me = self._card(src)
-        if me is None:
+        if i < 0:
             return False
-        floor = self._infl(me)
-        targets = [t for t in self._own_revealed(o) if t != src and t[1] not in self.ongoing
-                   and self._infl(self._card(t)) >= floor]  # type: ignore[arg-type]
-        if not targets:
+        me = self.row[i]["cards"][o]
+        floor, v, ongoing = me["v"] + me["mod"], src[1], self.ongoing
+        opts = [_CODE[n][o] for n, enc in enumerate(self.row)
+                if enc["revealed"] and (c := enc["cards"][o])["v"] != v
+                and c["v"] not in ongoing and c["v"] + c["mod"] >= floor]
+        if not opts:
             return False
-        self._ask({**ctx, "kind": "magistra_target"}, self._codes(targets))
+        self._ask({**ctx, "kind": "magistra_target"}, opts)
         return None
 
     def _ab_inventor(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
-        targets = self._revealed_cards()
-        if len(targets) < 2:
+        opts = [code for n, enc in enumerate(self.row) if enc["revealed"] for code in _CODE[n]]
+        if len(opts) < 2:
             return False
-        self._ask({**ctx, "kind": "inventor_plus"}, self._codes(targets))
+        self._ask({**ctx, "kind": "inventor_plus"}, opts)
         return None
 
     def _ab_djinn(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
@@ -1334,15 +1559,17 @@ class CardiaState(State):
         return None
 
     def _ab_kinesis_mage(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
-        own = self._own_revealed(o)
-        sources = [t for t in own if (c := self._card(t))["mod"] or c["on"]]  # type: ignore
-        if len(own) < 2 or not sources:
+        own = [n for n, enc in enumerate(self.row) if enc["revealed"]]
+        row = self.row
+        opts = [_CODE[n][o] for n in own if (c := row[n]["cards"][o])["mod"] or c["on"]]
+        if len(own) < 2 or not opts:
             return False
-        self._ask({**ctx, "kind": "kinesis_from"}, self._codes(sources))
+        self._ask({**ctx, "kind": "kinesis_from"}, opts)
         return None
 
     def _ab_envoy(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
-        opts = self._codes(self._revealed_cards()) + ["n"]
+        opts = [code for n, enc in enumerate(self.row) if enc["revealed"] for code in _CODE[n]]
+        opts.append("n")
         self._ask({**ctx, "kind": "envoy_target"}, opts)
         return None
 
@@ -1365,23 +1592,23 @@ class CardiaState(State):
         return None
 
     def _ab_prodigy(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
-        targets = [t for t in self._own_revealed(o)
-                   if self._infl(self._card(t)) <= 8]  # type: ignore[arg-type]
-        if not targets:
+        opts = [_CODE[n][o] for n, enc in enumerate(self.row)
+                if enc["revealed"] and (c := enc["cards"][o])["v"] + c["mod"] <= 8]
+        if not opts:
             return False
-        self._ask({**ctx, "kind": "prodigy_target"}, self._codes(targets))
+        self._ask({**ctx, "kind": "prodigy_target"}, opts)
         return None
 
     def _ab_illusionist(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
-        targets = []
-        for enc in self.row:
+        opts = []
+        v = src[1] if src[0] == o else None
+        for n, enc in enumerate(self.row):
             if enc["evald"] and enc["cards"][1 - o]["sig"] and not enc["cards"][o]["sig"]:
-                t = [o, enc["cards"][o]["v"]]
-                if t != src:
-                    targets.append(t)
-        if not targets:
+                if enc["cards"][o]["v"] != v:
+                    opts.append(_CODE[n][o])
+        if not opts:
             return False
-        self._ask({**ctx, "kind": "illusionist_target"}, self._codes(targets))
+        self._ask({**ctx, "kind": "illusionist_target"}, opts)
         return None
 
     def _ab_engineer(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
@@ -1428,7 +1655,7 @@ class CardiaState(State):
             else:
                 self._discard_hand(o, [int(action[1:])], "palace_guard")
         elif kind == "void_target":
-            card = self._card(target)
+            card = self.row[i]["cards"][p]
             opts = (["m"] if card["mod"] else []) + (["o"] if card["on"] else [])
             self._ask({**ctx, "kind": "void_kind", "target": target}, opts)
         elif kind == "void_kind":
@@ -1442,10 +1669,12 @@ class CardiaState(State):
                 if not self.quiet:
                     self.log.append({"t": "token", "p": t[0], "e": i + 1, "card": t[1],
                                      "on": False})
-                self._reevaluate()
+                self._retoken(i, t[1])
         elif kind == "inventor_plus":
             self._modify(target, 3, "inventor")
-            opts = self._codes([t for t in self._revealed_cards() if t != target])
+            opts = [code for n, enc in enumerate(self.row) if enc["revealed"]
+                    for code in _CODE[n]]
+            opts.remove(action)
             self._ask({**ctx, "kind": "inventor_minus", "plus": target}, opts)
         elif kind == "inventor_minus":
             self._modify(target, -3, "inventor")
@@ -1467,7 +1696,8 @@ class CardiaState(State):
             else:
                 self._modify(target, -3, "envoy")
         elif kind == "kinesis_from":
-            opts = self._codes([t for t in self._own_revealed(o) if t != target])
+            opts = [_CODE[n][o] for n, enc in enumerate(self.row) if enc["revealed"]]
+            opts.remove(action)
             self._ask({**ctx, "kind": "kinesis_to", "from": target}, opts)
         elif kind == "kinesis_to":
             self._kinesis(c["from"], target)
@@ -1635,26 +1865,37 @@ class CardiaState(State):
 _TASKS = {name[3:]: f for name, f in vars(CardiaState).items() if name.startswith("_t_")}
 _ABILITY_RULES = {name[4:]: f for name, f in vars(CardiaState).items()
                   if name.startswith("_ab_")}
+assert _TREASURER == _COUNSELOR and _JUDGE == _ARISTOCRAT and ONGOING == {
+    "I": (_MEDIATOR, _JUDGE, _TREASURER), "II": (_ARISTOCRAT, _COUNSELOR, _MECHANICAL_DJINN)}
+#: Quiet deals (:meth:`CardiaState._start_round`): (PRNG state, hand size) -> (decks, hands,
+#: PRNG state after).
+_DEALS: dict[tuple[int, int], tuple[Any, ...]] = {}
+#: (deck, location, step) -> the tasks of an encounter's procedure after that step.
+_REST: dict[tuple[str, str, str], tuple[dict[str, str], ...]] = {}
+#: Row card codes by row index and seat ("3a": encounter 3, seat a).
+_CODE = tuple((f"{n + 1}a", f"{n + 1}b") for n in range(32))
 #: Card values by placement action.
 _VALUE = {a: v for v, a in enumerate(_PLACE)}
-#: (deck, location) -> (procedure, the handler of each of its tasks in a quiet state).
-_QUIET_PROCS: dict[tuple[str, str], tuple[tuple[dict[str, str], ...], tuple[Any, ...]]] = {}
+_QUIET_TASKS: dict[tuple[str, str], dict[str, Any]] = {}
 
 
-def _quiet_procedure(deck: str, location: str) -> tuple[tuple[dict[str, str], ...],
-                                                         tuple[Any, ...]]:
-    """An encounter's procedure (as :func:`_procedure`) and the quiet handler of each step:
-    the written-out ``_q_*`` one where it covers this location, else the ``_t_*`` one."""
-    proc = _procedure(deck, location, True)
-    quiet = {"evaluate": CardiaState._q_evaluate, "loser": CardiaState._q_loser,
-             "end_checks": CardiaState._q_end_checks}
-    if location not in ("auction_house", "haunted_catacombs"):
-        quiet["reveal"] = CardiaState._q_reveal
-    if location not in ("bazaar", "grand_library", "scrapyard"):
-        quiet["draws"] = CardiaState._q_draws
-    handlers = tuple(quiet.get(t["k"], _TASKS[t["k"]]) for t in proc)
-    _QUIET_PROCS[(deck, location)] = (proc, handlers)
-    return proc, handlers
+def _quiet_tasks(deck: str, location: str) -> dict[str, Any]:
+    """The task handlers of a quiet state: the written-out ``_q_*`` ones where they cover
+    this deck and location, else the ``_t_*`` ones."""
+    key = (deck, location)
+    if key not in _QUIET_TASKS:
+        quiet = dict(_TASKS, evaluate=CardiaState._q_evaluate, loser=CardiaState._q_loser,
+                     end_checks=CardiaState._q_end_checks,
+                     after_reveal=CardiaState._q_after_reveal,
+                     engineer=CardiaState._q_engineer)
+        if deck == "II":
+            quiet["djinn"] = CardiaState._q_djinn
+        if location not in ("auction_house", "haunted_catacombs"):
+            quiet["reveal"] = CardiaState._q_reveal
+        if location not in ("bazaar", "grand_library", "scrapyard"):
+            quiet["draws"] = CardiaState._q_draws
+        _QUIET_TASKS[key] = quiet
+    return _QUIET_TASKS[key]
 
 
 
