@@ -508,3 +508,10 @@ def test_whole_hotseat_game_by_clicks_in_japanese():
     assert table.over
     html = table.html()
     assert 'class="overlay gameover"' in html and JAPANESE.search(html)
+
+
+def test_canosa_ui_doctests():
+    import doctest
+
+    failures, tried = doctest.testmod(ui)
+    assert tried >= 3 and failures == 0
