@@ -39,6 +39,7 @@ False
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pygames
@@ -310,7 +311,7 @@ class Table:
         self.since = None
         self.before = None
 
-    def load(self, make) -> None:
+    def load(self, make: Callable[[], Any]) -> None:
         """Play on from a hand-set position: ``make()`` returns a new state (tests,
         puzzles); undo replays from another ``make()``. The bots act if they are to move."""
         self.state, self._fresh, self.played = make(), make, []
