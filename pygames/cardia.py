@@ -302,6 +302,11 @@ def _procedure(deck: str, location: str, reveal: bool) -> tuple[dict[str, str], 
     return _PROCEDURES[key]
 
 
+def _ctx(c: dict[str, Any]) -> dict[str, Any]:
+    """The fields a follow-up choice takes over from choice ``c``."""
+    return {"seat": c["seat"], "ability": c["ability"], "card": c["card"], "at": c["at"]}
+
+
 def colour_of(value: int) -> str:
     """Colour letter of a card value (v mod 4: 1 Green, 2 Yellow, 3 Red, 0 Blue)."""
     return COLOURS[(value - 1) % 4]
@@ -441,6 +446,14 @@ class CardiaState(State):
         if placed[player] is not None or (f is not None and f != player
                                           and placed[f] is None):  # not in to_move()
             return []
+        if self.quiet:  # search asks again and again for the same few hands
+            hand = tuple(self.hands[player])
+            actions = _PLACES.get(hand)
+            if actions is None:
+                if len(_PLACES) >= 20000:
+                    _PLACES.clear()
+                actions = _PLACES[hand] = tuple([_PLACE[v] for v in hand])
+            return list(actions)
         return [_PLACE[v] for v in self.hands[player]]
 
     def explain_illegal(self, player: int, action: str) -> str:
@@ -550,15 +563,7 @@ class CardiaState(State):
         if choice is not None:
             self.choice = None
             self._answer(choice, action)
-            # Most often the answer leaves just the steps after the loser's ability.
-            tasks = self.tasks
-            rest = _REST.get((self.deck, self.location, "loser"))
-            if (rest and len(tasks) == len(rest) and tasks[-1] is rest[-1]
-                    and self.choice is None and self.ending is None):
-                tasks.clear()
-                self._tail_quiet()
-            else:
-                self._run()
+            self._run()
             return
         p = player
         v = _VALUE[action]
@@ -671,9 +676,26 @@ class CardiaState(State):
         exactly these steps are left on the stack."""
         loc = self.location
         row = self.row
-        if self.deck == "II":
-            self._q_engineer(None)  # type: ignore[arg-type]
-            self._q_djinn(None)  # type: ignore[arg-type]
+        deck_two = self.deck == "II"
+        if deck_two:  # engineer (as _q_engineer)
+            i = self._enc_index(self.cur)
+            if i >= 0:
+                c0, c1 = row[i]["cards"]
+                if (c0 is not None and c0["eng"]) or (c1 is not None and c1["eng"]):
+                    self._t_engineer(None)  # type: ignore[arg-type]
+        # One pass over the row: the signet totals (for end_checks; djinn, serpent and
+        # founders move no signet) and whether a Mechanical Djinn is active.
+        t0 = t1 = 0
+        djinn = False
+        for e in row:
+            d0, d1 = e["cards"]
+            t0 += d0["sig"]
+            t1 += d1["sig"]
+            if ((d0["on"] and d0["v"] == _MECHANICAL_DJINN)
+                    or (d1["on"] and d1["v"] == _MECHANICAL_DJINN)):
+                djinn = True
+        if djinn and deck_two:
+            self._t_djinn(None)  # type: ignore[arg-type]
             if self.ending is not None:
                 self._run()
                 return
@@ -689,11 +711,6 @@ class CardiaState(State):
                 self._run()
                 return
         # end_checks (as _q_end_checks)
-        t0 = t1 = 0
-        for e in row:
-            d0, d1 = e["cards"]
-            t0 += d0["sig"]
-            t1 += d1["sig"]
         if t0 >= SIGNETS_TO_WIN and t0 > t1:
             self._end_round(0, "signets")
             self._run()
@@ -736,12 +753,10 @@ class CardiaState(State):
         """After ``step`` of :meth:`_encounter_quiet` asked or pushed something: the rest of
         the procedure goes on the task stack under it, and the engine runs on."""
         if self.ending is None:
-            key = (self.deck, self.location, step)
-            rest = _REST.get(key)
-            if rest is None:
-                proc = _procedure(self.deck, self.location, True)
-                rest = _REST[key] = proc[:[t["k"] for t in proc].index(step)]
-            self.tasks[:0] = rest
+            self.tasks[:0] = _REST.get((self.deck, self.location, step)) or _rest_of(
+                self.deck, self.location, step)
+            if self.choice is not None:  # _run would stop at once
+                return
         self._run()
 
     def _retoken(self, i: int, v: int) -> None:
@@ -750,18 +765,19 @@ class CardiaState(State):
         encounter left of it (12: Treasurer, Counselor), every tie (8 in Deck I: Judge),
         its own encounter (4: Mediator; 8 in Deck II: Aristocrat). Any other value (a
         token moved there, Mechanical Djinn) changes no evaluation."""
+        one = self._reeval_at if self.quiet else self._reeval_one
         if v == _TREASURER:
             if i:
-                self._reevaluate(only=i - 1)
+                one(i - 1)
         elif v == _JUDGE:
             if self.deck == "I":
                 for j, enc in enumerate(self.row):
                     if enc["evald"] and enc["win"] is None:
-                        self._reevaluate(only=j)
+                        one(j)
             else:
-                self._reevaluate(only=i)
+                one(i)
         elif v == _MEDIATOR and self.deck == "I":
-            self._reevaluate(only=i)
+            one(i)
 
     # Quiet, written-out versions of the common encounter steps (same effects as _t_*).
     def _q_reveal(self, task: dict[str, Any]) -> None:
@@ -1121,9 +1137,11 @@ class CardiaState(State):
             return
         card = self.row[i]["cards"][ident[0]]
         card["mod"] += delta
-        if not self.quiet:
-            self.log.append({"t": "modifier", "p": ident[0], "e": i + 1, "card": card["v"],
-                             "delta": delta, "total": card["mod"], "by": by})
+        if self.quiet:
+            self._reeval_at(i)
+            return
+        self.log.append({"t": "modifier", "p": ident[0], "e": i + 1, "card": card["v"],
+                         "delta": delta, "total": card["mod"], "by": by})
         self._reevaluate(only=i)
 
     def _end_round(self, winner: int | None, reason: str) -> None:
@@ -1135,9 +1153,33 @@ class CardiaState(State):
 
     # -- the engine loop ----------------------------------------------------------------
     def _run(self) -> None:
-        handlers = _quiet_tasks(self.deck, self.location) if self.quiet else _TASKS
+        if self.quiet:
+            self._run_quiet()
+            return
         while self.tasks and self.choice is None and self.ending is None:
             task = self.tasks.pop()
+            _TASKS[task["k"]](self, task)
+        if self.ending is not None:
+            self._finish_round()
+        elif self.choice is None and not self.tasks:
+            self.cur = None
+            self._check_stuck()
+
+    def _run_quiet(self) -> None:
+        """:meth:`_run` in a quiet state: the quiet handlers, and once just the steps after
+        the loser's ability are left (identity: procedure tasks are shared, pushed ones are
+        new), :meth:`_tail_quiet` runs them written out."""
+        key = (self.deck, self.location)
+        handlers = _QUIET_TASKS.get(key) or _quiet_tasks(*key)
+        rest = handlers["_rest"]
+        n = len(rest)
+        while self.tasks and self.choice is None and self.ending is None:
+            tasks = self.tasks
+            if len(tasks) == n and tasks[-1] is rest[-1]:  # type: ignore[index]
+                tasks.clear()
+                self._tail_quiet()
+                return
+            task = tasks.pop()
             handlers[task["k"]](self, task)
         if self.ending is not None:
             self._finish_round()
@@ -1299,7 +1341,7 @@ class CardiaState(State):
             return
         self._ask({"kind": "discard", "seat": p, "ability": task["why"], "card": None,
                    "at": None, "count": n, "why": task["why"]},
-                  [f"x{v}" for v in hand])
+                  [_X[v] for v in hand])
 
     def _t_draw(self, task: dict[str, Any]) -> None:
         self._draw(task["p"], task["n"], task["why"])
@@ -1387,6 +1429,64 @@ class CardiaState(State):
                             self.serpent[p] += 1
         if changed:
             self.log.append({"t": "signets", "changed": changed, "totals": self._totals()})
+
+    def _reeval_at(self, i: int) -> None:
+        """``_reevaluate(only=i)`` in a quiet state (no event to make), written out lean."""
+        row = self.row
+        enc = row[i]
+        if not enc["evald"]:
+            return
+        c0, c1 = enc["cards"]
+        deck_one = self.deck == "I"
+        win = None
+        decided = False
+        bonus = 0
+        if i < len(row) - 1:
+            nxt = row[i + 1]
+            if nxt["evald"]:
+                n0, n1 = nxt["cards"]
+                if deck_one:
+                    bonus = ((n0["on"] and n0["v"] == _TREASURER)
+                             + (n1["on"] and n1["v"] == _TREASURER))
+                else:
+                    k0 = n0["on"] and n0["v"] == _COUNSELOR
+                    k1 = n1["on"] and n1["v"] == _COUNSELOR
+                    if k0 != k1:
+                        win, decided = (0 if k0 else 1), True
+        if not decided:
+            if deck_one and ((c0["on"] and c0["v"] == _MEDIATOR)
+                             or (c1["on"] and c1["v"] == _MEDIATOR)):
+                win = None
+            else:
+                a, b = c0["v"] + c0["mod"], c1["v"] + c1["mod"]
+                win = 0 if a > b else 1 if b > a else None
+        if win is not None:
+            cw = c1 if win else c0
+            n = 1 + bonus + (not deck_one and cw["on"] and cw["v"] == _ARISTOCRAT)
+            s0, s1 = (0, n) if win else (n, 0)
+        else:
+            j0 = j1 = False
+            if deck_one:
+                for e in row:
+                    d0, d1 = e["cards"]
+                    if d0["on"] and d0["v"] == _JUDGE:
+                        j0 = True
+                    if d1["on"] and d1["v"] == _JUDGE:
+                        j1 = True
+            s0 = 1 + bonus if j0 else 0
+            s1 = 1 + bonus if j1 else 0
+        enc["win"] = win
+        b0, b1 = c0["sig"], c1["sig"]
+        if b0 != s0 or b1 != s1:
+            c0["sig"], c1["sig"] = s0, s1
+            if self.location == "serpent_temple" and enc["id"] != self.cur:
+                if s0 and not b0:
+                    self.serpent[0] += 1
+                if s1 and not b1:
+                    self.serpent[1] += 1
+
+    def _reeval_one(self, i: int) -> None:
+        self._reevaluate(only=i)
 
     def _founders_check(self) -> None:
         """Founder's Day: signets on 3 consecutive encounters win the round at once."""
@@ -1636,16 +1736,19 @@ class CardiaState(State):
     def _answer(self, c: dict[str, Any], action: str) -> None:
         kind = c["kind"]
         o = c["seat"]
-        ctx = {"seat": c["seat"], "ability": c["ability"], "card": c["card"], "at": c["at"]}
         if kind in _ROW_KINDS and action != "n":
             i = int(action[:-1]) - 1
             p = SEAT_LETTER.index(action[-1])
             target = [p, self.row[i]["cards"][p]["v"]]
-        if kind == "librarian":
+        if kind == "discard":  # the most frequent first
+            self._discard_hand(o, [int(action[1:])], c["why"])
+            if c["count"] > 1:
+                self._push({"k": "discard", "p": o, "n": c["count"] - 1, "why": c["why"]})
+        elif kind == "librarian":
             delta = 2 if action == "+" else -2
             self._modify(c["target"], delta, "librarian")
         elif kind == "colour":
-            self._named(c, ctx, action)
+            self._named(c, action)
         elif kind == "palace_guard_discard":
             if action == "pass":
                 if not self.quiet:
@@ -1657,7 +1760,7 @@ class CardiaState(State):
         elif kind == "void_target":
             card = self.row[i]["cards"][p]
             opts = (["m"] if card["mod"] else []) + (["o"] if card["on"] else [])
-            self._ask({**ctx, "kind": "void_kind", "target": target}, opts)
+            self._ask({**_ctx(c), "kind": "void_kind", "target": target}, opts)
         elif kind == "void_kind":
             t = c["target"]
             i = self._find(t[0], t[1])
@@ -1675,7 +1778,7 @@ class CardiaState(State):
             opts = [code for n, enc in enumerate(self.row) if enc["revealed"]
                     for code in _CODE[n]]
             opts.remove(action)
-            self._ask({**ctx, "kind": "inventor_minus", "plus": target}, opts)
+            self._ask({**_ctx(c), "kind": "inventor_minus", "plus": target}, opts)
         elif kind == "inventor_minus":
             self._modify(target, -3, "inventor")
         elif kind == "swamp_target":
@@ -1698,7 +1801,7 @@ class CardiaState(State):
         elif kind == "kinesis_from":
             opts = [_CODE[n][o] for n, enc in enumerate(self.row) if enc["revealed"]]
             opts.remove(action)
-            self._ask({**ctx, "kind": "kinesis_to", "from": target}, opts)
+            self._ask({**_ctx(c), "kind": "kinesis_to", "from": target}, opts)
         elif kind == "kinesis_to":
             self._kinesis(c["from"], target)
         elif kind == "elemental_card":
@@ -1707,10 +1810,6 @@ class CardiaState(State):
             self.elemental_draw[o] += 1
             self._push({"k": "ability", "ab": v, "src": c["at"] or [o, c["card"]],
                         "via": "elemental"})
-        elif kind == "discard":
-            self._discard_hand(o, [int(action[1:])], c["why"])
-            if c["count"] > 1:
-                self._push({"k": "discard", "p": o, "n": c["count"] - 1, "why": c["why"]})
         elif kind == "successor_keep":
             kept = [*c["_kept"], int(action[1:])]
             rest = [v for v in self.hands[o] if v not in kept]
@@ -1728,14 +1827,14 @@ class CardiaState(State):
             if not self.quiet:
                 self.log.append(private_event({"t": "under", "p": o, "card": v}, [o], ["card"]))
 
-    def _named(self, c: dict[str, Any], ctx: dict[str, Any], colour: str) -> None:
+    def _named(self, c: dict[str, Any], colour: str) -> None:
         o, q = c["seat"], 1 - c["seat"]
         name = c["ability"]
         if not self.quiet:
             self.log.append({"t": "colour", "p": o, "colour": colour, "ability": name})
         if name == "palace_guard":
-            opts = [f"x{v}" for v in self.hands[q] if colour_of(v) == colour] + ["pass"]
-            self._ask({**ctx, "kind": "palace_guard_discard", "seat": q, "colour": colour},
+            opts = [_X[v] for v in self.hands[q] if COLOURS[(v - 1) % 4] == colour] + ["pass"]
+            self._ask({**_ctx(c), "kind": "palace_guard_discard", "seat": q, "colour": colour},
                       opts)
         elif name == "ambusher":
             self._discard_hand(q, [v for v in self.hands[q] if colour_of(v) == colour],
@@ -1872,8 +1971,21 @@ assert _TREASURER == _COUNSELOR and _JUDGE == _ARISTOCRAT and ONGOING == {
 _DEALS: dict[tuple[int, int], tuple[Any, ...]] = {}
 #: (deck, location, step) -> the tasks of an encounter's procedure after that step.
 _REST: dict[tuple[str, str, str], tuple[dict[str, str], ...]] = {}
+
+
+def _rest_of(deck: str, location: str, step: str) -> tuple[dict[str, str], ...]:
+    """The tasks of an encounter's procedure after ``step`` (cached in :data:`_REST`)."""
+    proc = _procedure(deck, location, True)
+    rest = _REST[(deck, location, step)] = proc[:[t["k"] for t in proc].index(step)]
+    return rest
+
+
 #: Row card codes by row index and seat ("3a": encounter 3, seat a).
 _CODE = tuple((f"{n + 1}a", f"{n + 1}b") for n in range(32))
+#: Discard actions by card value ("x7").
+_X = tuple(f"x{v}" for v in range(17))
+#: A quiet state's placement actions by hand (see legal_actions).
+_PLACES: dict[tuple[int, ...], tuple[str, ...]] = {}
 #: Card values by placement action.
 _VALUE = {a: v for v, a in enumerate(_PLACE)}
 _QUIET_TASKS: dict[tuple[str, str], dict[str, Any]] = {}
@@ -1894,6 +2006,7 @@ def _quiet_tasks(deck: str, location: str) -> dict[str, Any]:
             quiet["reveal"] = CardiaState._q_reveal
         if location not in ("bazaar", "grand_library", "scrapyard"):
             quiet["draws"] = CardiaState._q_draws
+        quiet["_rest"] = _rest_of(deck, location, "loser")  # not a task: see _run_quiet
         _QUIET_TASKS[key] = quiet
     return _QUIET_TASKS[key]
 

@@ -1068,6 +1068,70 @@ def test_fast_path_plays_the_worked_examples_like_the_public_path(deck, hands, d
     assert fast.log == [] and fast.record()["actions"] == []  # nothing kept for display
 
 
+def _fields(s):
+    """Every field of a state but the log and record (which a fast copy leaves out)."""
+    fields = {k: v for k, v in vars(s).items()
+              if k not in ("game", "log", "_actions", "quiet", "rng")}
+    return fields, s.rng._state
+
+
+@pytest.mark.parametrize(("deck", "hands", "decks", "row", "moves"), [
+    # A Judge's new token takes the earlier ties, for one seat and for both
+    ("I", ([8, 1], [10, 2]), ([3], [4]), [E(5, 5)], [(A, "8"), (B, "10")]),
+    ("I", ([11, 1], [8, 2]), ([4], [6]), [E(5, 5), E(8, 3, ona=True)], [(A, "11"), (B, "8")]),
+    # Void Mage takes the Judge's token off; a Treasurer's token on the encounter left of it
+    ("I", ([11, 1], [2, 3]), ([4], [6]), [E(5, 5), E(8, 3, ona=True)], [(A, "11"), (B, "2")]),
+    ("I", ([13, 1], [12, 2]), ([4], [6]), [E(3, 9)], [(A, "13"), (B, "12")]),
+    ("I", ([15, 1], [16, 2]), ([4], [6]), [E(5, 9), E(12, 3, ona=True)],
+     [(A, "15"), (B, "16"), (A, "1a"), (A, "1b")]),
+    # Hired Blade takes its encounter away, next to a Treasurer; Puppeteer swaps a card
+    ("I", ([16, 2], [1, 3]), ([4], [6]), [E(5, 9), E(12, 3, onb=False, ona=True)],
+     [(A, "16"), (B, "1")]),
+    ("I", ([11, 2], [10, 3, 5]), ([4], [6]), [E(5, 9)], [(A, "11"), (B, "10")]),
+    # Deck II: Aristocrat, Counselor (left of it), Mechanical Djinn, Envoy's next card
+    ("II", ([10, 1], [8, 2]), ([4], [6]), [E(5, 5)], [(A, "10"), (B, "8")]),
+    ("II", ([13, 1], [12, 2]), ([4], [6]), [E(9, 3)], [(A, "13"), (B, "12")]),
+    ("II", ([16, 1], [15, 2]), ([4], [6]), [E(9, 3)], [(A, "16"), (B, "15"), (A, "1"),
+                                                         (B, "2")]),
+    ("II", ([9, 1], [3, 2]), ([4], [6]), [E(5, 5)], [(A, "9"), (B, "3"), (B, "n")]),
+])
+def test_fast_path_follows_tokens_and_removals_like_the_public_path(deck, hands, decks, row,
+                                                                     moves):
+    """The quiet encounter (written out) re-decides only what a token or a removal can
+    change: every field stays what the public path makes of it."""
+    s = table(deck=deck, hands=hands, decks=decks, row=row)
+    fast = s.clone_fast()
+    for p, action in moves:
+        if s.is_over() or p not in s.to_move() or action not in s.legal_actions(p):
+            break
+        s.apply(p, action)
+        fast.apply_fast(p, action)
+        assert _fields(fast) == _fields(s)
+        assert _public(fast) == _public(s)
+
+
+@pytest.mark.parametrize("deck", ["I", "II"])
+@pytest.mark.parametrize("location", ["none", "serpent_temple", "bazaar", "founders_day",
+                                      "grand_library", "scrapyard", "auction_house",
+                                      "haunted_catacombs", "foggy_swamp"])
+def test_fast_playouts_from_one_start_give_the_public_states(deck, location):
+    """Search plays many playouts from one world: the later rounds meet the same deals
+    again (a quiet state reuses them) and every field must still be the public path's."""
+    for seed in range(3):
+        start = GAME.new_game(seed=seed, options={"deck": deck, "location": location})
+        for k in range(4):
+            rng = random.Random(100 * seed + k)
+            fast, public = start.clone_fast(), start.clone()
+            while not public.is_over():
+                p = rng.choice(public.to_move())
+                action = rng.choice(public.legal_actions(p))
+                assert fast.legal_actions(p) == public.legal_actions(p)
+                fast.apply_fast(p, action)
+                public.apply(p, action)
+                assert _fields(fast) == _fields(public)
+            assert fast.outcome() == public.outcome()
+
+
 def test_a_fast_clone_is_independent_of_its_original():
     s = GAME.new_game(seed=4, options={"deck": "II", "location": "scrapyard"})
     rng = random.Random(4)
