@@ -131,12 +131,13 @@ def bench_playouts(budget: float) -> None:
 
 def _fast_playouts(game, options: dict, budget: float) -> float:
     """Random playouts per second by search's fast path (clone_fast + apply_fast), each
-    from a fresh game's first state, choosing with the game's own PRNG as search does."""
-    from pygames import Rng
+    from a fresh game's first state, choosing with a seeded random.Random as search does."""
+    import random
+
     from pygames.search import playout
 
     starts = [game.new_game(seed=i, options=options) for i in range(64)]
-    rng = Rng(1)
+    rng = random.Random(1)
     games = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < budget or games == 0:

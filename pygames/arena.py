@@ -7,7 +7,7 @@ maximum time per move and the mean iterations per move. Everything is seeded: th
 command prints the same games (times aside).
 
     python -m pygames.arena kiriai --bots strong,flat --games 200
-    python -m pygames.arena cardia --bots normal,easy --games 100 --options deck=II
+    python -m pygames.arena cardia --bots normal,easy --games 100 --options deck=II --jobs 2
 """
 
 from __future__ import annotations
@@ -52,41 +52,67 @@ def _parse_options(game: Any, pairs: list[str]) -> dict[str, Any]:
 
 def play_match(game_id: str, names: tuple[str, str], games: int, *, seed: int = 0,
                options: dict[str, Any] | None = None, timed: bool = False,
-               progress: bool = False) -> dict[str, Any]:
+               progress: bool = False, jobs: int = 1) -> dict[str, Any]:
     """Play the games; return per-bot ``score`` (wins + draws/2), ``wins``, ``draws``,
-    ``times`` (seconds per move) and ``iterations`` (per move)."""
-    game = get_game(game_id)
+    ``times`` (seconds per move) and ``iterations`` (per move). ``jobs`` > 1 plays them in
+    that many processes (each game is seeded by its number: the same games either way)."""
     stats = [{"name": n, "score": 0.0, "wins": 0, "draws": 0, "times": [], "iterations": []}
              for n in names]
-    for g in range(games):
-        first = g % 2  # which bot sits in seat 0
-        seat_of = {first: 0, 1 - first: 1}
-        bots = {seat_of[i]: make_bot(game, seat_of[i], names[i], seed=seed * 100_003 + g * 7 + i,
-                                     timed=timed) for i in range(2)}
-        state = game.new_game(seed=seed * 1_000_003 + g, options=options)
-        while not state.is_over():
-            for p in state.to_move():
-                bot = bots[p]
-                t0 = time.perf_counter()
-                action = bot.choose(state.view(p), state.legal_actions(p), state.events(p))
-                dt = time.perf_counter() - t0
-                i = 0 if seat_of[0] == p else 1
-                stats[i]["times"].append(dt)
-                stats[i]["iterations"].append(getattr(bot, "last_iterations", 0))
-                state.apply(p, action)
-        winners = state.outcome()["winners"]
-        for i in range(2):
-            if not winners or len(winners) == 2:
-                stats[i]["draws"] += 1
-                stats[i]["score"] += 0.5
-            elif seat_of[i] in winners:
-                stats[i]["wins"] += 1
-                stats[i]["score"] += 1
-        if progress:
-            print(f"\r{g + 1}/{games} games", end="", file=sys.stderr, flush=True)
+    if jobs > 1:
+        import multiprocessing
+
+        work = [(game_id, names, g, seed, options, timed) for g in range(games)]
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            for done, one in enumerate(pool.imap_unordered(_one_game, work), 1):
+                _merge(stats, one)
+                if progress:
+                    print(f"\r{done}/{games} games", end="", file=sys.stderr, flush=True)
+    else:
+        for g in range(games):
+            _merge(stats, _one_game((game_id, names, g, seed, options, timed)))
+            if progress:
+                print(f"\r{g + 1}/{games} games", end="", file=sys.stderr, flush=True)
     if progress:
         print(file=sys.stderr)
     return {"games": games, "bots": stats}
+
+
+def _merge(stats: list[dict[str, Any]], one: list[dict[str, Any]]) -> None:
+    for total, part in zip(stats, one, strict=True):
+        for key in ("score", "wins", "draws", "times", "iterations"):
+            total[key] += part[key]
+
+
+def _one_game(work: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """Game number ``g`` of a match: each bot's score, wins, draws, times, iterations."""
+    game_id, names, g, seed, options, timed = work
+    game = get_game(game_id)
+    stats = [{"score": 0.0, "wins": 0, "draws": 0, "times": [], "iterations": []}
+             for _ in names]
+    first = g % 2  # which bot sits in seat 0
+    seat_of = {first: 0, 1 - first: 1}
+    bots = {seat_of[i]: make_bot(game, seat_of[i], names[i], seed=seed * 100_003 + g * 7 + i,
+                                 timed=timed) for i in range(2)}
+    state = game.new_game(seed=seed * 1_000_003 + g, options=options)
+    while not state.is_over():
+        for p in state.to_move():
+            bot = bots[p]
+            t0 = time.perf_counter()
+            action = bot.choose(state.view(p), state.legal_actions(p), state.events(p))
+            dt = time.perf_counter() - t0
+            i = 0 if seat_of[0] == p else 1
+            stats[i]["times"].append(dt)
+            stats[i]["iterations"].append(getattr(bot, "last_iterations", 0))
+            state.apply(p, action)
+    winners = state.outcome()["winners"]
+    for i in range(2):
+        if not winners or len(winners) == 2:
+            stats[i]["draws"] += 1
+            stats[i]["score"] += 0.5
+        elif seat_of[i] in winners:
+            stats[i]["wins"] += 1
+            stats[i]["score"] += 1
+    return stats
 
 
 def report(result: dict[str, Any]) -> str:
@@ -111,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--options", nargs="*", default=[], metavar="K=V")
+    ap.add_argument("--jobs", type=int, default=1, help="play in this many processes")
     ap.add_argument("--timed", action="store_true",
                     help="cap each move by the level's seconds too (as in the app)")
     args = ap.parse_args(argv)
@@ -120,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     game = get_game(args.game)
     result = play_match(args.game, names, args.games, seed=args.seed,  # type: ignore[arg-type]
                         options=_parse_options(game, args.options), timed=args.timed,
-                        progress=sys.stderr.isatty())
+                        progress=sys.stderr.isatty(), jobs=args.jobs)
     print(f"{game.names['en']}: {args.games} games, seats alternating")
     print(report(result))
     return 0

@@ -93,6 +93,7 @@ from __future__ import annotations
 
 import json
 import marshal
+import math
 from importlib import resources
 from itertools import product
 from pathlib import Path
@@ -279,6 +280,12 @@ class _Geometry:
                     and (r + dr) * cols + c + dc != other))
             steps.append(tuple(per))
         self.steps = tuple(steps)
+        #: Per player, per square: the Manhattan distance to that player's island, and
+        #: the board's largest (for search's estimate).
+        self.dist = tuple(tuple(abs(r - self.rc[self.islands[p]][0])
+                                + abs(c - self.rc[self.islands[p]][1]) for r, c in self.rc)
+                          for p in (GOLD, SILVER))
+        self.maxd = max(max(d) for d in self.dist) or 1
         names = self.names
         self.S = tuple("S" + x for x in names)
         self.X = tuple("X" + x for x in names)
@@ -359,6 +366,9 @@ class CanosaGame(Game):
     #: iterations than legal actions (~20) the search hardly tries each one; 8 lost 1-11
     #: to random play, 30 won 11-1.
     search_iterations: ClassVar[dict[str, int]] = {"easy": 30, "normal": 100, "strong": 400}
+    #: Random games are long (~180 actions) and a position is easy to judge (sailors
+    #: scored, and how close each side's sailors are): search plays 8 turns, then judges.
+    playout_depth: ClassVar[int] = 16
 
     def __init__(self, layouts: dict[str, dict[str, Any]] | None = None) -> None:
         """``layouts``: a checked table (:func:`load_layouts`); default :data:`LAYOUTS`."""
@@ -574,6 +584,23 @@ class CanosaState(State):
     def apply_fast(self, player: int, action: str) -> None:
         """Play an action from ``legal_actions(player)``: no checks, no events, no record."""
         self._do(player, action, False)
+
+    def estimate(self) -> list[float]:
+        """Gold's and Silver's chances, judged: sailors scored count most, then each
+        controlled sailor by how close it stands to its controller's island, then the
+        rings the sirens hold (a logistic of the difference)."""
+        geo = self._geo
+        near0, near1, maxd = geo.dist[GOLD], geo.dist[SILVER], geo.maxd
+        x = 1.5 * (self.scores[GOLD] - self.scores[SILVER])
+        x += 0.1 * (self.rings[GOLD] - self.rings[SILVER])
+        for i, stack in enumerate(self.board):
+            if stack:
+                if stack[-1] == "0":
+                    x += 0.6 * (1.0 - near0[i] / maxd)
+                else:
+                    x -= 0.6 * (1.0 - near1[i] / maxd)
+        gold = 1.0 / (1.0 + math.exp(-x))
+        return [gold, 1.0 - gold]
 
     # -- legal actions ------------------------------------------------------------------
     def _free_around(self, c: int) -> list[int]:

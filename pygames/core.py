@@ -153,6 +153,10 @@ class Game(ABC):
     #: A search bot's iterations per move at each level (pygames.bots.LEVELS); a game
     #: whose playouts are long gives fewer, so that a move takes about as long.
     search_iterations: ClassVar[dict[str, int]] = {"easy": 60, "normal": 600, "strong": 6000}
+    #: How many actions a search playout plays before it asks :meth:`State.estimate` for
+    #: the result (0: to the end of the game). A game whose random games are long and
+    #: whose positions are easy to judge plays short playouts and judges them.
+    playout_depth: ClassVar[int] = 0
 
     def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
         """Fill in defaults and check every option; raise ``ValueError`` naming the problem."""
@@ -360,6 +364,11 @@ class State(ABC):
         """Play an action taken from ``legal_actions(player)`` without checking it again;
         events and the record may be skipped. Anything else is undefined."""
         self.apply(player, action)
+
+    def estimate(self) -> list[float]:
+        """Each seat's chance of winning from here, judged without playing on (a search
+        playout cut short after ``Game.playout_depth`` actions). By default a draw."""
+        return [0.5] * self.players
 
     def clone(self) -> State:
         """An independent copy."""

@@ -54,8 +54,11 @@ def test_a_strong_bot_thinks_without_freezing_the_page(page: Page, page_errors, 
         buttons = page.locator("#app .main button[data-cmd]:not([disabled])")
         cmds = [c for c in buttons.evaluate_all("els => els.map(e => e.dataset.cmd)")
                 if c not in ("confirm", "skip") and not c.startswith("lang:")]
-        if cmds and page.locator(".bar .thinking").count():
-            page.locator(f'#app .main button[data-cmd="{cmds[0]}"]').first.click()
+        target = f'#app .main button[data-cmd="{cmds[0]}"]' if cmds else None
+        if not cmds:  # nothing of the game to touch (turns alternate): switch the language
+            target = '#app button[data-cmd^="lang:"]'
+        if page.locator(".bar .thinking").count():
+            page.locator(target).first.click()
             # Answered (the table changed) while the bot still thinks.
             page.wait_for_function(
                 "b => document.querySelector('#app').innerHTML !== b", arg=before,

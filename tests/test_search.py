@@ -11,7 +11,7 @@ import json
 import random
 
 import pytest
-from test_api import _cardia_twin
+from test_api import _canosa_twin, _cardia_twin
 
 import pygames
 from pygames.arena import main as arena_main
@@ -39,7 +39,8 @@ def _kiriai_twin(state, seat):
     return twin
 
 
-TWINS = {"kiriai": _kiriai_twin, "cardia": lambda s, seat: _cardia_twin(s, 1 - seat)}
+TWINS = {"kiriai": _kiriai_twin, "cardia": lambda s, seat: _cardia_twin(s, 1 - seat),
+         "canosa": _canosa_twin}
 
 
 def random_positions(gid, count, seed=0):
@@ -105,7 +106,7 @@ def test_at_a_simultaneous_choice_the_bot_plays_a_mixed_strategy():
 
 
 #: The cheapest level that shows in a dozen games (Kiri-ai's guessing needs more thought).
-BEATS_RANDOM = {"kiriai": "normal", "cardia": "easy"}
+BEATS_RANDOM = {"kiriai": "normal", "cardia": "normal"}
 
 
 @pytest.mark.parametrize("gid", GAME_IDS)
