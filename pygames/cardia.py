@@ -687,14 +687,20 @@ class CardiaState(State):
         # founders move no signet) and whether a Mechanical Djinn is active.
         t0 = t1 = 0
         djinn = False
-        for e in row:
-            d0, d1 = e["cards"]
-            t0 += d0["sig"]
-            t1 += d1["sig"]
-            if ((d0["on"] and d0["v"] == _MECHANICAL_DJINN)
-                    or (d1["on"] and d1["v"] == _MECHANICAL_DJINN)):
-                djinn = True
-        if djinn and deck_two:
+        if deck_two:
+            for e in row:
+                d0, d1 = e["cards"]
+                t0 += d0["sig"]
+                t1 += d1["sig"]
+                if ((d0["on"] and d0["v"] == _MECHANICAL_DJINN)
+                        or (d1["on"] and d1["v"] == _MECHANICAL_DJINN)):
+                    djinn = True
+        else:
+            for e in row:
+                d0, d1 = e["cards"]
+                t0 += d0["sig"]
+                t1 += d1["sig"]
+        if djinn:
             self._t_djinn(None)  # type: ignore[arg-type]
             if self.ending is not None:
                 self._run()
