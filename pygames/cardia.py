@@ -563,7 +563,7 @@ class CardiaState(State):
         if choice is not None:
             self.choice = None
             self._answer(choice, action)
-            self._run()
+            self._run_quiet()
             return
         p = player
         v = _VALUE[action]
@@ -613,7 +613,7 @@ class CardiaState(State):
         if i and (loc == "auction_house" or loc == "haunted_catacombs"):
             self._reveal_rules(i, enc["cards"])
             if self.ending is not None:
-                self._run()
+                self._run_quiet()
                 return
         # after_reveal
         if not deck_one and (c0["lib"] or c1["lib"] or c0["bm"] or c1["bm"]):
@@ -649,7 +649,7 @@ class CardiaState(State):
         if loc == "founders_day":
             self._founders_check()
             if self.ending is not None:
-                self._run()
+                self._run_quiet()
                 return
         # loser: its ability at once (as _q_loser)
         if win is not None:
@@ -703,7 +703,7 @@ class CardiaState(State):
         if djinn:
             self._t_djinn(None)  # type: ignore[arg-type]
             if self.ending is not None:
-                self._run()
+                self._run_quiet()
                 return
         if loc == "serpent_temple":
             serpent = self.serpent
@@ -714,29 +714,29 @@ class CardiaState(State):
         elif loc == "founders_day":
             self._founders_check()
             if self.ending is not None:
-                self._run()
+                self._run_quiet()
                 return
         # end_checks (as _q_end_checks)
         if t0 >= SIGNETS_TO_WIN and t0 > t1:
             self._end_round(0, "signets")
-            self._run()
+            self._run_quiet()
             return
         if t1 >= SIGNETS_TO_WIN and t1 > t0:
             self._end_round(1, "signets")
-            self._run()
+            self._run_quiet()
             return
         hands, decks = self.hands, self.decks
         if not ((hands[0] or decks[0]) and (hands[1] or decks[1])):
             self._round_end_by_cards()
             if self.ending is not None:
-                self._run()
+                self._run_quiet()
                 return
         # draws
         if loc == "bazaar" or loc == "grand_library" or loc == "scrapyard":
             self._t_draws(None)  # type: ignore[arg-type]
             if loc == "scrapyard":
                 self._t_scrapyard(None)  # type: ignore[arg-type]
-                self._run()
+                self._run_quiet()
                 return
         else:
             d = decks[0]
@@ -763,7 +763,7 @@ class CardiaState(State):
                 self.deck, self.location, step)
             if self.choice is not None:  # _run would stop at once
                 return
-        self._run()
+        self._run_quiet()
 
     def _retoken(self, i: int, v: int) -> None:
         """``_reevaluate()`` after a token was put on or taken off card value ``v`` in
