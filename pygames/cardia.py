@@ -446,14 +446,6 @@ class CardiaState(State):
         if placed[player] is not None or (f is not None and f != player
                                           and placed[f] is None):  # not in to_move()
             return []
-        if self.quiet:  # search asks again and again for the same few hands
-            hand = tuple(self.hands[player])
-            actions = _PLACES.get(hand)
-            if actions is None:
-                if len(_PLACES) >= 20000:
-                    _PLACES.clear()
-                actions = _PLACES[hand] = tuple([_PLACE[v] for v in hand])
-            return list(actions)
         return [_PLACE[v] for v in self.hands[player]]
 
     def explain_illegal(self, player: int, action: str) -> str:
@@ -732,25 +724,29 @@ class CardiaState(State):
                 self._run_quiet()
                 return
         # draws
-        if loc == "bazaar" or loc == "grand_library" or loc == "scrapyard":
+        if loc == "bazaar":
             self._t_draws(None)  # type: ignore[arg-type]
-            if loc == "scrapyard":
-                self._t_scrapyard(None)  # type: ignore[arg-type]
-                self._run_quiet()
-                return
         else:
             d = decks[0]
             if d:
                 insort(hands[0], d.pop())
+                if d and (loc == "grand_library" or loc == "scrapyard"):
+                    insort(hands[0], d.pop())
             d = decks[1]
             if d:
                 insort(hands[1], d.pop())
+                if d and (loc == "grand_library" or loc == "scrapyard"):
+                    insort(hands[1], d.pop())
             extra = self.elemental_draw
             if extra[0] or extra[1]:
                 for p in SEATS:
                     if extra[p]:
                         self._draw(p, extra[p], "elemental")
                         extra[p] = 0
+            if loc == "scrapyard":
+                self._t_scrapyard(None)  # type: ignore[arg-type]
+                self._run_quiet()
+                return
         self.cur = None
         if not (hands[0] and hands[1]):
             self._check_stuck()
@@ -1990,8 +1986,6 @@ def _rest_of(deck: str, location: str, step: str) -> tuple[dict[str, str], ...]:
 _CODE = tuple((f"{n + 1}a", f"{n + 1}b") for n in range(32))
 #: Discard actions by card value ("x7").
 _X = tuple(f"x{v}" for v in range(17))
-#: A quiet state's placement actions by hand (see legal_actions).
-_PLACES: dict[tuple[int, ...], tuple[str, ...]] = {}
 #: Card values by placement action.
 _VALUE = {a: v for v, a in enumerate(_PLACE)}
 _QUIET_TASKS: dict[tuple[str, str], dict[str, Any]] = {}
