@@ -365,7 +365,7 @@ class CanosaGame(Game):
     #: Easy and normal get more than Kiri-ai's time would give (4 and 40): with fewer
     #: iterations than legal actions (~20) the search hardly tries each one; 8 lost 1-11
     #: to random play, 30 won 11-1.
-    search_iterations: ClassVar[dict[str, int]] = {"easy": 30, "normal": 100, "strong": 400}
+    search_iterations: ClassVar[dict[str, int]] = {"easy": 40, "normal": 200, "strong": 800}
     #: Random games are long (~180 actions) and a position is easy to judge (sailors
     #: scored, and how close each side's sailors are): search plays 8 turns, then judges.
     playout_depth: ClassVar[int] = 16

@@ -107,7 +107,11 @@ def finish_and_check(host: Page, guest: Page, rng: random.Random, gid: str) -> N
     assert peer_state(host) == peer_state(guest) == "connected"
 
 
-@pytest.mark.parametrize("gid,options", [("kiriai", ""), ("cardia", "&deck=II")])
+#: Options for each game's whole game by link (Canosa's small board keeps it short).
+LINK_OPTIONS = {"cardia": "&deck=II", "canosa": "&layout=small"}
+
+
+@pytest.mark.parametrize("gid,options", [(g, LINK_OPTIONS.get(g, "")) for g in pygames.game_ids()])
 def test_a_whole_game_by_clicking_on_both_sides(new_context, gid, options):
     rng = random.Random(gid)
     _, _, host, guest, _ = open_pair(new_context, gid, options, lang="ja" if gid == "cardia"

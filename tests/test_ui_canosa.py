@@ -308,8 +308,10 @@ def test_undo_in_hotseat_keeps_the_device_mid_turn_and_steps_back_through_an_att
     click(table, "sq:c3")
     click(table, "sq:b2")
     click(table, "sq:b2")
-    click(table, "sq:b1")  # the turn's second action: Silver takes the device
-    assert table.handover == 1 and 'data-cmd="undo"' not in table.html()
+    click(table, "sq:b1")  # the turn's second action: Silver's turn, on the same screen
+    # nothing is hidden in Canosa: no hand-over screen, and no Undo of Gold's turn
+    assert table.handover is None and table.viewer() == 1
+    assert 'data-cmd="undo"' not in table.html() and "handover" not in table.html()
 
 
 def test_undo_is_offered_neither_to_other_games_nor_in_link_play():

@@ -31,6 +31,8 @@ _SQUARE = re.compile(r"^([a-z])(\d+)$")
 
 #: A game whose turn is two actions by one player: the table offers Undo mid-turn.
 UNDO = True
+#: Nothing is hidden: pass and play needs no hand-over screen between the players.
+SECRETS = False
 
 STRINGS: dict[str, dict[str, str]] = {
     "canosa.gold": {"en": "Gold", "ja": "金"},

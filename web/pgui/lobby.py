@@ -21,8 +21,6 @@ from .pages import head, python_shell
 #: A short line per planned game for its lobby card (our own words); a playable game's
 #: line is its UI module's ``BLURB``.
 BLURBS = {
-    "cardia": {"en": "Simultaneous card duels, best of three.", "ja": "同時に出し合うカード対決、3本勝負。"},
-    "canosa": {"en": "Two sirens lure sailors with rings.", "ja": "2人のセイレーンが指輪で船員を誘う。"},
     "artofwar": {"en": "A compact card battle on a 2×3 field.", "ja": "2×3の戦場で戦うコンパクトなカードバトル。"},
     "electors": {"en": "Prince-electors choose the next king. 2–4 players.",
                  "ja": "選帝侯となって次の王を選ぶ。2〜4人。"},

@@ -27,6 +27,7 @@ Optionally, ``UNDO = True``: in local play (against the bot, hot-seat) a player 
 still to move after an action of their own may take it back (``command("undo")``, the
 button under the table), and in hot-seat that player keeps the device without a hand-over
 (a game whose turn is several actions by one player). Link play never offers it.
+``SECRETS = False``: the game hides nothing, so pass and play shows no hand-over screen.
 
 >>> table = Table("kiriai", mode="bot", seed=1, lang="en", speed=0)
 >>> table.command("pick:C"); table.command("pick:B"); table.command("confirm")
@@ -205,6 +206,8 @@ class Table:
         movers = self._to_move()
         if not movers:
             self.active = self.handover = None
+        elif not getattr(self.ui, "SECRETS", True):  # nothing hidden: no need to hand over
+            self.active, self.handover = movers[0], None
         elif self.active not in movers:
             self.active = None
             self.handover = movers[0]
