@@ -295,6 +295,11 @@ def copy_app(wheel: Path) -> int:
     mapping.update(_tree_files(PUBLIC))
     for rel in GENERATED:
         mapping.pop(rel, None)
+    import docsbuild  # the rules pages: written into dist/docs/ (if changed), kept by _sync
+
+    docs = DIST / "docs"
+    mapping.update({f"docs/{p.relative_to(docs).as_posix()}": p
+                    for p in docsbuild.build_docs(docs)})
     changed = _sync(
         mapping,
         DIST,

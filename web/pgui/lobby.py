@@ -15,7 +15,7 @@ import pygames
 from pygames.bots import LEVELS
 
 from . import ui_module
-from .i18n import bilingual, both, esc
+from .i18n import LANGS, bilingual, both, esc, t
 from .pages import head, python_shell
 
 #: A short line per planned game for its lobby card (our own words); a playable game's
@@ -44,6 +44,14 @@ def _radio_group(name: str, legend: str, choices: list[tuple[Any, str]], default
             f'{"".join(items)}</fieldset>')
 
 
+def _how_to_play(game: pygames.Game) -> str:
+    """The card's link to the game's rules page (docsbuild.py), one per language."""
+    return "".join(
+        f'<a lang="{lang}" class="l-{lang} how-to-play" href="./docs/{lang}/{esc(game.id)}.html" '
+        f'aria-label="{esc(t("how_to_play_label", lang, game=game.names[lang]))}">'
+        f'{esc(t("how_to_play", lang))}</a>' for lang in LANGS)
+
+
 def _game_card(game: pygames.Game) -> str:
     gid = game.id
     modes = _radio_group("mode", both("mode"), [("bot", both("mode_bot")),
@@ -63,6 +71,7 @@ def _game_card(game: pygames.Game) -> str:
         f'<article class="game" id="game-{esc(gid)}" data-game="{esc(gid)}">'
         f'<h2>{bilingual(game.names)}</h2><p class="meta">{_players(game)}</p>'
         f'<p>{bilingual(ui_module(gid).BLURB)}</p>'
+        f'<p class="rules-link">{_how_to_play(game)}</p>'
         f'<form action="./play.html" method="get" class="start">'
         f'<input type="hidden" name="game" value="{esc(gid)}">'
         f'<input type="hidden" name="lang" value="en" class="lang-field">'
