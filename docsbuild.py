@@ -48,6 +48,7 @@ WORDS = {
         "other": "English",
         "contents": "目次",
         "index_title": "遊び方",
+        "language": "日本語",
         "index_lead": "ブラウザで遊べるゲームのルール説明です。動く盤面で手順を確かめられます。",
         "footer": "ルールは pygames のために独自の言葉でまとめたものです。"
                   "盤面はこのサイトのアプリで動いています。",
@@ -60,6 +61,7 @@ WORDS = {
         "other": "日本語",
         "contents": "Contents",
         "index_title": "How to play",
+        "language": "English",
         "index_lead": "The rules of the games you can play in your browser, with live "
                       "boards to step through.",
         "footer": "The rules are written in our own words for pygames. The boards run on "
@@ -281,14 +283,14 @@ def render_index(ids: list[str]) -> str:
             name = pygames.get_game(gid).names[lang]
             items.append(f'<li><h3><a href="./{lang}/{gid}.html">{esc(name)}</a></h3>'
                          f'<p>{lead.group(1) if lead else ""}</p></li>')
-        heading = "h1" if lang == "ja" else "h2"
         sections.append(f'<section lang="{lang}" aria-labelledby="idx-{lang}">'
-                        f'<{heading} id="idx-{lang}">{w["index_title"]}</{heading}>'
+                        f'<h2 id="idx-{lang}">{w["language"]}</h2>'
                         f'<p class="lead">{w["index_lead"]}</p>'
                         f'<ul class="games">{"".join(items)}</ul></section>')
     nav = (f'<a href="../index.html">{WORDS["ja"]["app"]}</a>'
            f'<a href="../index.html" lang="en">{WORDS["en"]["app"]}</a>')
-    body = "\n".join(sections)
+    body = (f'<h1>{WORDS["ja"]["index_title"]} / '
+            f'<span lang="en">{WORDS["en"]["index_title"]}</span></h1>\n' + "\n".join(sections))
     page = _frame("ja", "遊び方 / How to play | pygames", body, nav, "./docs.css")
     # The footer in both languages.
     return page.replace(f'<footer><p>{WORDS["ja"]["footer"]}</p></footer>',
