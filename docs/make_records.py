@@ -12,7 +12,9 @@ seat it is seen from.
     python docs/make_records.py           write docs/records.json
     python docs/make_records.py --check   exit 1 if docs/records.json is not what this makes
 
-The output is the same on every run (seeded; no clock, no global random).
+The output is the same on every run (seeded; no clock, no global random). The captions in
+docs/pages/ describe what happens in each board (who plays what, at which step): when a
+change to an engine or to this script changes a board, reread its captions.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -236,8 +239,6 @@ def dumps(data: dict[str, Any]) -> str:
     """Stable JSON: one board per block, each record's actions one per line."""
     text = json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False)
     # [\n  0,\n  "CB"\n ] -> [0, "CB"]: pairs on one line keep the file short to read.
-    import re
-
     return re.sub(r"\[\s+(\d+),\s+(\"[^\"]*\")\s+\]", r"[\1, \2]", text) + "\n"
 
 
