@@ -4,7 +4,7 @@ A record is what :meth:`pygames.core.State.record` returns (``game``, ``v``, ``p
 ``options``, ``seed``, ``actions``), optionally with ``names`` (one per seat). Two ways to
 write it down:
 
-* :func:`to_string` / :func:`from_string`: one URL-safe line, e.g. ``r1.3vJ0…``, made to
+* :func:`to_string` / :func:`from_string`: one URL-safe line (``r1.`` and base64url), made to
   travel (a link, a chat message); damaged or edited text is refused, never misread.
 * :func:`to_sheet` / :func:`from_sheet`: a readable score sheet, one move per line in the
   game's notation, that a person may read, annotate and edit.
@@ -60,7 +60,7 @@ The score sheet
     Players: 2
     Seed: 7
     Names: Alice, Bob
-    # Result: not finished
+    # Result: not finished (P1, P2 to move)
 
     # Round 1
     1. P1 CB
@@ -69,7 +69,14 @@ The score sheet
 Header lines are ``Field: value`` (``Game`` and ``Seed`` are needed; missing options take
 their defaults). A move line is ``[number.] [P<seat>] action``; the number is for the eye
 (moves are counted in order), the seat may be left out when only one player is to move.
-``#`` starts a comment (on a move line, anywhere); blank lines and CRLF are fine.
+``#`` starts a comment (on a move line, anywhere); blank lines and CRLF are fine. Moves
+are grouped under comment headings (round, encounter, turn); a sheet is read by replaying
+it, so an edited move that is legal gives that game, and an illegal one is refused naming
+its move number and line.
+
+Hostile input (any object, huge or binary text, a decompression bomb) is refused with a
+``RecordError``: text over :data:`MAX_TEXT` characters, payloads over :data:`MAX_PAYLOAD`
+bytes, more than :data:`MAX_ACTIONS` moves. Standard library only (CPython and Pyodide).
 """
 
 from __future__ import annotations
@@ -131,7 +138,7 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "この記録は壊れています：中身を読めません（{detail}）。"},
     "format:record": {
         "en": "This is not a valid record: {detail}.",
-        "ja": "正しい記録ではありません：{detail}。"},
+        "ja": "正しい記録ではありません：{detail_ja}。"},
     "format:line": {
         "en": "Line {line} is not a move (expected e.g. \u201c12. P1 {example}\u201d): "
               "\u201c{text}\u201d",
@@ -169,17 +176,17 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "{name_ja}には履歴のない局面がありません。"},
     "option": {
         "en": "The record's options are not valid for {name}: {detail}.",
-        "ja": "記録のオプションが{name_ja}に合いません：{detail}。"},
+        "ja": "記録のオプションが{name_ja}に合いません：{detail_ja}。"},
     "players": {
         "en": "This record is for {players} players, but {name} is for {want} players.",
         "ja": "この記録のプレイヤー数は{players}人ですが、{name_ja}は{want}人用です"
               "（プレイヤー数が合いません）。"},
     "seed": {
         "en": "The record's seed must be a whole number, not {seed}.",
-        "ja": "記録のシードは整数でなければなりません（{seed} ではなく）。"},
+        "ja": "記録のシードは整数でなければなりません（{seed_ja} ではなく）。"},
     "names": {
         "en": "The record's names are not valid: {detail}.",
-        "ja": "記録の名前が正しくありません：{detail}。"},
+        "ja": "記録の名前が正しくありません：{detail_ja}。"},
     "action": {
         "en": "Move {n} ({action}) is not legal at that point: {reason}",
         "ja": "{n}手目（{action}）はその時点で合法ではありません：{reason}"},
@@ -293,19 +300,26 @@ def _check_header(game: Any, seed: Any, players: Any, options: Any) -> dict[str,
 
 def _check_names(names: Any, players: int) -> list[str]:
     if not isinstance(names, list) or len(names) != players:
-        raise RecordError("names", detail=f"give one name per player ({players})")
+        raise RecordError("names", detail=f"give one name per player ({players})",
+                          detail_ja=f"プレイヤーごとに1つずつ（{players}つ）名前を書いてください")
     for name in names:
         if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
             raise RecordError("names", detail=f"a name is text of 1 to {MAX_NAME} "
-                              f"characters, not {_short(name, 30)}")
+                              f"characters, not {_short(name, 30)}",
+                              detail_ja=f"名前は1～{MAX_NAME}文字のテキストです"
+                              f"（{_short(name, 30)} ではなく）")
         try:
             name.encode("utf-8")
         except UnicodeEncodeError:
             raise RecordError("names", detail=f"{_short(name, 30)} is not writable text "
-                              f"(a lone surrogate)") from None
+                              f"(a lone surrogate)",
+                              detail_ja=f"{_short(name, 30)} は書き出せない文字を含みます"
+                              f"（surrogate）") from None
         if name != name.strip() or any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
             raise RecordError("names", detail=f"{_short(name, 30)} has spaces around it or "
-                              f"control characters")
+                              f"control characters",
+                              detail_ja=f"{_short(name, 30)} の前後に空白があるか、制御文字を"
+                              f"含みます")
     return list(names)
 
 
@@ -352,22 +366,26 @@ def _check_record(record: Any) -> tuple[Any, dict[str, Any], State, list[str]]:
     seat characters of the moves taken while several players were to move)."""
     if not isinstance(record, dict):
         raise RecordError("format:record", detail=f"a record is an object (dict), not "
-                          f"{type(record).__name__}")
+                          f"{type(record).__name__}",
+                          detail_ja=f"記録はオブジェクト（dict）です（{type(record).__name__} "
+                          f"ではなく）")
     extra = sorted(map(str, set(record) - {"game", "v", "players", "options", "seed",
                                            "actions", "names"}))
     if extra:
-        raise RecordError("format:record", detail=f"unknown field(s) {', '.join(extra)}")
+        raise RecordError("format:record", detail=f"unknown field(s) {', '.join(extra)}",
+                          detail_ja=f"未知の項目 {', '.join(extra)}")
     game = _game(record.get("game"))
     version = record.get("v", RECORD_VERSION)
     if version != RECORD_VERSION or isinstance(version, bool):
         raise RecordError("version", found=_short(version, 20), supported=RECORD_VERSION)
     if "seed" not in record:
-        raise RecordError("seed", seed="nothing")
+        raise RecordError("seed", seed="nothing (no seed)", seed_ja="なし（シードがない）")
     seed, players = record["seed"], record.get("players", 2)
     options = _check_header(game, seed, players, record.get("options", {}))
     actions = record.get("actions", [])
     if not isinstance(actions, list):
-        raise RecordError("format:record", detail="actions must be a list")
+        raise RecordError("format:record", detail="actions must be a list",
+                          detail_ja="actions はリストでなければなりません")
     moves = []
     for index, entry in enumerate(actions):
         if (not isinstance(entry, list | tuple) or len(entry) != 2
@@ -497,7 +515,8 @@ def to_string(record: dict[str, Any]) -> str:
     for _player, action in normal["actions"]:
         if not action or any(ch.isspace() for ch in action):
             raise RecordError("format:record", detail=f"the action {action!r} cannot be "
-                              f"written (empty or with spaces)")
+                              f"written (empty or with spaces)",
+                              detail_ja=f"手 {action!r} は書き出せません（空か空白を含む）")
     defaults = game.resolve_options({})
     changed = {k: v for k, v in normal["options"].items() if defaults.get(k) != v}
     lines = [game.id, str(normal["seed"]),

@@ -436,3 +436,29 @@ def test_fuzz_sheet_garbage_lines(where, junk):
         return
     # only blank, comment or header-free additions keep the same game (or a legal move)
     assert got["game"] == "kiriai"
+
+
+def _positions() -> list[tuple[str, tuple]]:
+    rng = random.Random(8)
+    out = []
+    for layout, limit in (("standard", 30), ("small", 12)):
+        view = _play("canosa", 3, {"layout": layout}, limit, rng).view(None)
+        kwargs = {"position": view, "options": view["options"]}
+        out.append((position_to_string("canosa", kwargs), ("canosa", kwargs)))
+    return out
+
+
+POSITIONS = _positions()
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(st.integers(0, 1), st.integers(0, 1 << 32))
+def test_fuzz_damaged_position_strings(index, seed):
+    text, expected = POSITIONS[index]
+    bad = records.corrupt(text, random.Random(seed))
+    try:
+        got = position_from_string(bad)
+    except RecordError as exc:
+        assert exc.code in {"checksum", "truncated", "format", "version", "size"}, exc.code
+        return
+    assert got == expected
