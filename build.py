@@ -254,7 +254,7 @@ def build_wheel() -> Path:
     return target
 
 
-def _render_pages() -> tuple[str, str]:
+def _render_pages() -> tuple[str, str, str]:
     for p in (str(WEB), str(ROOT)):
         if p not in sys.path:
             sys.path.insert(0, p)
@@ -262,9 +262,9 @@ def _render_pages() -> tuple[str, str]:
     for name in [m for m in sys.modules if m == "pgui" or m.startswith("pgui.")]:
         del sys.modules[name]
     from pgui.lobby import render_lobby
-    from pgui.pages import render_play
+    from pgui.pages import render_embed, render_play
 
-    pages = render_lobby(), render_play()
+    pages = render_lobby(), render_play(), render_embed()
     for html in pages:
         if not isinstance(html, str) or not html.strip():
             raise BuildError("pgui.lobby/pages rendered no HTML")
@@ -286,7 +286,7 @@ def pyscript_config(wheel: Path) -> dict:
     }
 
 
-GENERATED = ("index.html", "play.html", "pyscript.json")
+GENERATED = ("index.html", "play.html", "embed.html", "pyscript.json")
 
 
 def copy_app(wheel: Path) -> int:
@@ -305,9 +305,10 @@ def copy_app(wheel: Path) -> int:
         DIST,
         keep=lambda rel: rel in GENERATED or rel.split("/", 1)[0] in RUNTIME_DIRS,
     )
-    lobby, play = _render_pages()
+    lobby, play, embed = _render_pages()
     changed += _write_if_changed(DIST / "index.html", lobby)
     changed += _write_if_changed(DIST / "play.html", play)
+    changed += _write_if_changed(DIST / "embed.html", embed)
     config = json.dumps(pyscript_config(wheel), indent=2) + "\n"
     changed += _write_if_changed(DIST / "pyscript.json", config)
     return changed

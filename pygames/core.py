@@ -336,6 +336,12 @@ class State(ABC):
             seen.append(redact_event(event, player))
         return marshal.loads(marshal.dumps(seen[start:]))  # a deep copy of plain data, in C
 
+    def open_events(self, start: int = 0) -> list[dict[str, Any]]:
+        """Every event from number ``start`` on with nothing left out: what a finished
+        game's open replay shows (never for a seat during play)."""
+        return [{k: copy.deepcopy(v) for k, v in e.items() if k not in ("_to", "_hide")}
+                for e in self.log[start:]]
+
     def event_count(self) -> int:
         """How many events have happened (the same for every seat)."""
         return len(self.log)

@@ -29,8 +29,10 @@ NOT_PLAY = ("lang:", "rematch", "dismiss")
 class ProtocolOnly:
     """A state behind a wall: only the protocol may be used; anything else fails the test."""
 
+    #: ``record`` only for saving and sharing a game (once it is over, or when the game
+    #: hides nothing: test_replay.py checks when); drawing never reads it.
     ALLOWED = {"to_move", "legal_actions", "apply", "view", "events", "event_count",
-               "is_over", "players"}
+               "is_over", "players", "record"}
 
     def __init__(self, state) -> None:
         object.__setattr__(self, "_state", state)

@@ -14,6 +14,12 @@
   var nav = (navigator.language || "en").toLowerCase();
   var lang = q || saved || (nav.indexOf("ja") === 0 ? "ja" : "en");
   root.lang = lang === "ja" ? "ja" : "en";
+  // ?theme=light|dark|auto (auto: the system's choice); the stylesheet reads data-theme.
+  var theme = new URLSearchParams(location.search).get("theme");
+  if (theme === "auto") {
+    theme = window.matchMedia && matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  }
+  if (theme === "dark" || theme === "light") root.dataset.theme = theme;
 
   var waiting = false;
   var failure = null;

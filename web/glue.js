@@ -272,7 +272,64 @@
     call("advance", []).then(showSoon, report);
   }
 
+  // A [data-copy-from] button copies the text of the element its value names (a link, an
+  // embed snippet, a record) and says so in its [data-copied] status.
+  function copyText(button) {
+    var source = document.getElementById(button.getAttribute("data-copy-from"));
+    if (!source) return;
+    var text = "value" in source ? source.value : source.textContent;
+    var status = button.parentNode.querySelector("[data-copied]");
+    function done(ok) {
+      if (status) status.textContent = ok ? status.getAttribute("data-copied") : status.getAttribute("data-copy-failed");
+    }
+    function fallback() {
+      try {
+        if (source.select) source.select();
+        done(document.execCommand("copy"));
+      } catch (err) { done(false); }
+    }
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(text).then(function () { done(true); }, fallback);
+    } else {
+      fallback();
+    }
+  }
+
+  // Keys a table maps to commands ([data-keys]: the replay's arrows, Home and End).
+  function onKey(e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || !worker || root.dataset.table !== "open") return;
+    var tag = (e.target && e.target.tagName) || "";
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
+    var holder = app.querySelector("[data-keys]");
+    if (!holder) return;
+    var keys = {};
+    try { keys = JSON.parse(holder.getAttribute("data-keys")); } catch (err) { return; }
+    var cmd = keys[e.key];
+    if (!cmd) return;
+    e.preventDefault();
+    if (timer !== null) { clearTimeout(timer); timer = null; }
+    command("command", [cmd]).then(show, report);
+  }
+
+  // Inside an iframe the page tells its parent how tall it is, whenever that changes:
+  // {type: "pygames:height", height: <CSS px>} (README, "Embedding").
+  function tellHeight() {
+    if (window.parent === window || !window.ResizeObserver) return;
+    var last = 0;
+    new ResizeObserver(function () {
+      var height = Math.ceil(document.body.getBoundingClientRect().height);
+      if (height === last) return;
+      last = height;
+      window.parent.postMessage({ type: "pygames:height", height: height }, "*");
+    }).observe(document.body);
+  }
+
   function onClick(e) {
+    var copy = e.target.closest("[data-copy-from]");
+    if (copy) {
+      copyText(copy);
+      return;
+    }
     var linkCmd = e.target.closest("[data-link-cmd]");
     if (linkCmd && window.pygamesPeer) {
       window.pygamesPeer.command(linkCmd);
@@ -293,6 +350,8 @@
   // Start the table a query names and show it (a bad link gets the readable error).
   function open(query) {
     query = String(query || "").replace(/^\?/, "");
+    // The embed page is always a replay with minimal chrome, whatever its query says.
+    if (root.dataset.page === "embed") query = "mode=replay&embed=on&" + query;
     var link = linkStorage(query);
     var page = new URL("./play.html", location.href).href;
     command("open_table", [query, savedLang(), navigator.language || "en", link.fragment,
@@ -344,10 +403,36 @@
     }
   }
 
+  // The share panel's embed preview loads only when opened; a record file is read into
+  // the box that opens it (the only thing here a page cannot do without a script).
+  function onToggle(e) {
+    var d = e.target;
+    if (!d || !d.matches || !d.matches("details[data-preview]") || !d.open) return;
+    var frame = d.querySelector(".frame");
+    if (!frame || frame.querySelector("iframe")) return;
+    var iframe = document.createElement("iframe");
+    iframe.src = d.getAttribute("data-preview");
+    iframe.title = d.querySelector("summary").textContent;
+    frame.appendChild(iframe);
+  }
+
+  function onFile(e) {
+    var input = e.target;
+    if (!input || !input.matches || !input.matches("input[type=file][data-file-into]")) return;
+    var box = document.getElementById(input.getAttribute("data-file-into"));
+    var file = input.files && input.files[0];
+    if (!box || !file) return;
+    file.text().then(function (text) { box.value = text; }, report);
+  }
+
   function init() {
+    document.addEventListener("toggle", onToggle, true);
+    document.addEventListener("change", onFile);
     app = el("app");
     if (!app) return;
     app.addEventListener("click", onClick);
+    document.addEventListener("keydown", onKey);
+    tellHeight();
     app.addEventListener("pointerdown", function () { pressed = true; });
     document.addEventListener("pointerup", released);
     document.addEventListener("pointercancel", released);

@@ -9,6 +9,7 @@ card to discard...) at once, since every ability choice is public or harmless to
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from pygames.cardia import (
@@ -782,10 +783,45 @@ def _panel(view: dict[str, Any], seat: int, lang: str, label: str) -> str:
             f'{esc(t("cardia.hand_n", lang, n=view["hand_sizes"][seat]))}</span>'
             f'<span data-deck="{view["deck_sizes"][seat]}">'
             f'{esc(t("cardia.deck_n", lang, n=view["deck_sizes"][seat]))}</span></p>'
+            f'{_open_hand(view, seat, lang)}'
             f'<details class="discards"><summary>'
             f'{esc(t("cardia.discard_n", lang, n=len(discards)))}</summary>'
             f'<ul aria-label="{esc(t("cardia.discard_list", lang, who=who(seat, lang)))}">'
             f'{pile}</ul></details></section>')
+
+
+def _open_hand(view: dict[str, Any], seat: int, lang: str) -> str:
+    """An open replay shows the hand of a seat whose cards are otherwise not drawn."""
+    hands = view.get("open_hands")
+    if not hands or seat == view["you"]:
+        return ""
+    cards = ", ".join(f"{card_name(view['deck'], v, lang)} ({v})" for v in hands[seat]) or "—"
+    return (f'<p class="open-hand" data-open-hand="{seat}">'
+            f'<b>{esc(t("cardia.hand_n", lang, n=len(hands[seat])))}:</b> '
+            f'{esc(cards)}</p>')
+
+
+def open_view(views: list[dict[str, Any]]) -> dict[str, Any]:
+    """Every seat's view as one, for a finished game's open replay: each face-down card
+    from its owner's view, and every hand (``open_hands``).
+
+    >>> import pygames
+    >>> s = pygames.get_game("cardia").new_game(seed=2)
+    >>> s.apply(0, s.legal_actions(0)[0])
+    >>> merged = open_view([s.view(0), s.view(1)])
+    >>> merged["placing"][0]["value"] is not None, len(merged["open_hands"][1])
+    (True, 5)
+    """
+    merged = copy.deepcopy(views[0])
+    for i, enc in enumerate(merged["row"]):
+        for p, card in enumerate(enc["cards"]):
+            if card["value"] is None:
+                enc["cards"][p] = copy.deepcopy(views[p]["row"][i]["cards"][p])
+    for p, slot in enumerate(merged["placing"]):
+        if slot["placed"] and slot["value"] is None:
+            merged["placing"][p] = copy.deepcopy(views[p]["placing"][p])
+    merged["open_hands"] = [list(v["hand"]) for v in views]
+    return merged
 
 
 def _pending(view: dict[str, Any], lang: str) -> str:

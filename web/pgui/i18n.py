@@ -20,6 +20,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "lang_switch": {"en": "日本語", "ja": "English"},
     "lang_switch_label": {"en": "Switch language to Japanese", "ja": "英語に切り替える"},
     "play": {"en": "Play", "ja": "プレイ"},
+    "embed_description": {"en": "A board game record you can step through",
+                          "ja": "一手ずつたどれるボードゲームの棋譜"},
     "coming_soon": {"en": "Coming soon", "ja": "近日公開"},
     "mode": {"en": "Mode", "ja": "モード"},
     "mode_bot": {"en": "vs bot", "ja": "ボットと対戦"},

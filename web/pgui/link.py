@@ -456,6 +456,13 @@ class LinkTable(Table):
                 "my_actions": {str(p): a for p, a in sorted(link.sent.items())},
                 "over": link.over, "outcome": link.outcome}
 
+    def export_record(self) -> dict[str, Any] | None:
+        """The record, once the game is over (a guest has it only then)."""
+        if not self.over or self.animating:
+            return None
+        text = self.record()
+        return json.loads(text) if text else None
+
     def _side_extra(self) -> str:
         lang = self.lang
         keep = ""

@@ -7,6 +7,10 @@ the loading and error screens, so they are written once here:
 * ``index.html`` (:func:`pgui.lobby.render_lobby`) is the lobby: plain HTML usable at
   once, which boots Python in the background and opens the chosen table in place.
 * ``play.html`` (:func:`render_play`) opens the table named by its URL directly.
+* ``embed.html`` (:func:`render_embed`) is a replay (:mod:`pgui.replay`) with minimal
+  chrome, for iframes on other sites: its query is the replay's (``game``, ``record`` or
+  ``position``, ``ply``, ``perspective``, ``controls``, ``moves``, ``lang``, ``theme``,
+  ``interactive``), and it tells its parent page its height (``glue.js``).
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ def head(title: str, description: str = "") -> str:
 LOAD_STAGES = ("page", "runtime", "games", "ready")
 
 
-def python_shell(*, loading_hidden: bool) -> str:
+def python_shell(*, loading_hidden: bool, lobby_link: bool = True) -> str:
     """Loading screen (with progress), error screen, the table's root, and Python itself.
 
     Python is a worker (``<script type="py" worker>``): it starts as soon as PyScript has
@@ -49,7 +53,7 @@ def python_shell(*, loading_hidden: bool) -> str:
     <p class="title">{both("loading_python")}</p>
     <progress id="load-progress" max="100" value="0"></progress>
     <p id="load-detail" class="muted">{stages}</p>
-    <p class="muted"><a href="./index.html">← {both("lobby")}</a></p>
+    {f'<p class="muted"><a href="./index.html">← {both("lobby")}</a></p>' if lobby_link else ""}
   </div>
 </div>
 <div id="load-error" class="loading error" role="alert" hidden>
@@ -57,7 +61,7 @@ def python_shell(*, loading_hidden: bool) -> str:
     <p class="title">{both("load_failed")}</p>
     <pre id="load-error-text"></pre>
     <p><button type="button" onclick="location.reload()">{both("reload")}</button>
-       <a class="button" href="./index.html">{both("back_to_lobby")}</a></p>
+       {f'<a class="button" href="./index.html">{both("back_to_lobby")}</a>' if lobby_link else ""}</p>
   </div>
 </div>
 <noscript><p class="loading">{both("no_js")}</p></noscript>
@@ -77,3 +81,26 @@ def render_play() -> str:
 </body>
 </html>
 """
+
+
+def render_embed() -> str:
+    """``embed.html``: a record or position on a board, for an iframe on any site.
+
+    It needs no cross-origin isolation and fetches nothing from any host but its own."""
+    return f"""<!doctype html>
+<html lang="en" data-ready="false" data-page="embed">
+<head>
+{head("pygames", both_text("embed_description"))}
+</head>
+<body class="embed">
+{python_shell(loading_hidden=False, lobby_link=False)}
+</body>
+</html>
+"""
+
+
+def both_text(key: str) -> str:
+    """One of our strings in English and Japanese, as plain text (a meta description)."""
+    from .i18n import t
+
+    return f"{t(key, 'en')} / {t(key, 'ja')}"

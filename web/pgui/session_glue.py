@@ -34,6 +34,7 @@ from pygames.bots import LEVELS
 
 from .i18n import pick_lang, t
 from .link import LinkTable, sdp_mac
+from .replay import ReplayTable
 from .table import Table
 
 DEFAULT_SPEED = 900
@@ -90,9 +91,11 @@ def make_table(query: str, *, saved_lang: str | None = None, nav_lang: str | Non
     """
     params = parse_query(query)
     lang = query_lang(params, saved_lang, nav_lang)
-    game = pygames.get_game(params.get("game") or pygames.game_ids()[0])
     speed = _number(params.get("speed"))
     mode = params.get("mode") or "bot"
+    if mode == "replay":
+        return make_replay(params, lang=lang, speed=speed, seed=seed, page=page)
+    game = pygames.get_game(params.get("game") or pygames.game_ids()[0])
     if mode in LinkTable.modes:
         return LinkTable(game.id, mode=mode, options=parse_options(game, params), lang=lang,
                          speed=DEFAULT_SPEED if speed is None else speed, fragment=fragment,
@@ -107,9 +110,73 @@ def make_table(query: str, *, saved_lang: str | None = None, nav_lang: str | Non
     if seat_text not in ("0", "1", "random"):
         raise ValueError(f"seat {seat_text!r} is not 0, 1 or random")
     seat: int | str = seat_text if seat_text == "random" else int(seat_text)
-    return Table(game.id, mode=mode, seed=deal, level=level, seat=seat, slices=True,
-                 options=parse_options(game, params), lang=lang,
-                 speed=DEFAULT_SPEED if speed is None else speed)
+    table = Table(game.id, mode=mode, seed=deal, level=level, seat=seat, slices=True,
+                  options=parse_options(game, params), lang=lang,
+                  speed=DEFAULT_SPEED if speed is None else speed)
+    table.page = page
+    return table
+
+
+def _switch(params: dict[str, str], name: str, default: bool) -> bool:
+    value = params.get(name)
+    if value in (None, ""):
+        return default
+    if value not in ("on", "off", "1", "0", "true", "false"):
+        raise ValueError(f"{name} must be on or off, not {value!r}")
+    return value in ("on", "1", "true")
+
+
+def parse_record_text(text: str) -> dict[str, Any]:
+    """A record from what a person pasted or a link carries: a record string
+    (:func:`pygames.records.from_string`) or a score sheet (several lines)."""
+    from pygames import records
+
+    if "\n" in text.strip() or text.lstrip().startswith("#"):
+        return records.from_sheet(text)
+    return records.from_string(text)
+
+
+def make_replay(params: dict[str, str], *, lang: str, speed: int | None = None,
+                seed: int | None = None, page: str = "") -> ReplayTable:
+    """``mode=replay`` (the replay viewer, and every embed): ``record=`` (a record string
+    or score sheet) or ``position=`` (a position string), else a new game of ``game``;
+    ``ply``, ``perspective``, ``controls``, ``moves``, ``interactive``, ``bot``, ``embed``."""
+    from pygames import records
+
+    record, make, source = None, None, {}
+    if params.get("record"):
+        record = parse_record_text(params["record"])
+        source = {"record": params["record"]}
+    elif params.get("position"):
+        game_id, kwargs = records.position_from_string(params["position"])
+        game = pygames.get_game(game_id)
+        make = lambda: game.from_position(**kwargs)  # noqa: E731
+        source = {"position": params["position"]}
+    named = params.get("game")
+    if record is not None:
+        game_id = record["game"]
+    elif make is None:
+        game_id = named or pygames.game_ids()[0]
+        deal = _number(params.get("seed"))
+        game = pygames.get_game(game_id)
+        record = game.new_game(seed=deal if deal is not None else (
+            seed if seed is not None else random.randrange(2**31))).record()
+        source = {"record": records.to_string(record)}
+    if named and named != game_id:
+        raise ValueError(f"this record is for {game_id}, not {named}")
+    text = params.get("perspective") or "spectator"
+    perspective: int | str = int(text) if text.isdigit() else text
+    level = params.get("bot") or "normal"
+    if level not in LEVELS:
+        raise ValueError(f"bot {level!r} is not one of {', '.join(LEVELS)}")
+    return ReplayTable(game_id, record=record, make=make, lang=lang,
+                       speed=DEFAULT_SPEED if speed is None else speed,
+                       ply=params.get("ply") or "last", perspective=perspective,
+                       controls=_switch(params, "controls", True),
+                       moves=params.get("moves") or "right",
+                       interactive=_switch(params, "interactive", False),
+                       embed=_switch(params, "embed", False), level=level, page=page,
+                       source=source)
 
 
 class Session:
@@ -127,6 +194,9 @@ class Session:
                                     fragment=fragment, stored=stored, page=page)
         except (ValueError, KeyError) as exc:
             lang = query_lang(parse_query(query), saved_lang, nav_lang)
+            if hasattr(exc, "message") and hasattr(exc, "code"):  # pygames.records.RecordError
+                return {"error": t("replay.bad_record", lang, why=exc.message(lang)),
+                        "lang": lang}
             detail = str(exc).strip("'\"")  # KeyError quotes its message
             return {"error": f"{t('bad_link', lang)}\n({detail})", "lang": lang}
         return self.result()

@@ -55,6 +55,8 @@ MODES = ("bot", "hotseat")
 class Table:
     #: The modes this kind of table plays (link play: :class:`pgui.link.LinkTable`).
     modes = MODES
+    #: This page's address (the session glue sets it), for links that leave the page.
+    page = ""
 
     def __init__(self, game_id: str, *, mode: str = "bot", seed: int = 0,
                  options: dict[str, Any] | None = None, lang: str = "en",
@@ -318,6 +320,7 @@ class Table:
         """Play on from a hand-set position: ``make()`` returns a new state (tests,
         puzzles); undo replays from another ``make()``. The bots act if they are to move."""
         self.state, self._fresh, self.played = make(), make, []
+        self.positional = True  # no record replays it: nothing to save or share
         self.sel = self.ui.new_selection()
         self.before = self.since = None
         self.active = self.handover = None
@@ -389,7 +392,7 @@ class Table:
             f'{self.render_log(events, view)}</details>'
             f'<details class="rules"><summary>{esc(t("rules", lang))}</summary>'
             f'<div class="rules-text">{self.ui.rules_html(lang)}</div></details>'
-            f'{self._side_extra()}</aside>')
+            f'{self._side_extra()}{self._share()}</aside>')
         overlay = self._overlay(view)
         return (f'{header}<div class="layout" data-mode="{self.mode}">'
                 f'<main class="main">{message}{table}</main>{side}</div>{overlay}')
@@ -440,9 +443,42 @@ class Table:
                 f'<p class="kicker">{esc(t("game_over", lang))}</p>'
                 f'<h2 id="ov-title">{esc(headline)}</h2>'
                 f'<p>{esc(self.ui.result_reason(outcome, lang))}</p>{self._over_extra()}'
+                f'{self._over_links()}'
                 f'<div class="buttons">{rematch}'
                 f'<button type="button" data-cmd="dismiss">{esc(t("review_board", lang))}</button>'
                 f'{lobby}</div></div></div>')
+
+    # -- saving and sharing (pgui.share) -----------------------------------------------
+    def export_record(self) -> dict[str, Any] | None:
+        """The record this table may show: once the game is over, or at any time for a
+        game that hides nothing (a record holds the deal)."""
+        if self.animating or getattr(self, "positional", False):
+            return None
+        if self._over() or not getattr(self.ui, "SECRETS", True):
+            return self.state.record()
+        return None
+
+    def base_url(self) -> str:
+        """The app's address, ending in ``/`` (``./`` when the page did not say)."""
+        return self.page.rsplit("/", 1)[0] + "/" if "/" in self.page else "./"
+
+    def _share(self, **kwargs: Any) -> str:
+        record = self.export_record()
+        if record is None:
+            return ""
+        from .share import share_panel
+
+        return share_panel(record, self.lang, base=self.base_url(),
+                           game_name=self.game.names[self.lang], **kwargs)
+
+    def _over_links(self) -> str:
+        """The game-over screen's way to save or replay the game."""
+        record = self.export_record()
+        if record is None:
+            return ""
+        from .share import over_links
+
+        return over_links(record, self.lang, base=self.base_url())
 
     # -- hooks for other kinds of table (link play adds its connection and checks) -------
     def _header_extra(self) -> str:

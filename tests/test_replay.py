@@ -1,0 +1,373 @@
+"""The replay viewer and the embed's table (pgui.replay), the share panel (pgui.share).
+
+What a player notices: stepping lands on the position the record had after that many
+moves; a seat's replay hides what that seat had not seen (cards face down, secret choices
+as "(hidden)"); reveals play back step by step; autoplay runs to the end; the reader can
+play on and go back; a bad link says what is wrong in the page's language; the share panel's
+record, file, link and embed code all open the same game.
+"""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import random
+import re
+from html import unescape
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+import pytest
+from pgui.replay import OPEN, ReplayTable
+from pgui.session_glue import Session, parse_query
+from pgui.table import Table
+
+import pygames
+from pygames import records
+
+GAMES = pygames.game_ids()
+
+
+def played(game_id: str, seed: int, *, moves: int | None = None,
+           options: dict | None = None) -> pygames.State:
+    """A game of random legal moves (to the end, or ``moves`` actions)."""
+    state = pygames.get_game(game_id).new_game(seed=seed, options=options)
+    rng = random.Random(seed)
+    while not state.is_over() and (moves is None or len(state.record()["actions"]) < moves):
+        p = rng.choice(state.to_move())
+        state.apply(p, rng.choice(state.legal_actions(p)))
+    return state
+
+
+def prefix_state(record: dict, ply: int) -> pygames.State:
+    return pygames.get_game(record["game"]).from_record(
+        dict(record, actions=record["actions"][:ply]))
+
+
+def move_items(html: str) -> list[str]:
+    """The move list's entries (move 1 first), as their HTML."""
+    return re.findall(r'class="mv" data-cmd="replay:goto:\d+" data-ply="\d+"[^>]*>(.*?)</button>',
+                      html)
+
+
+def settle(table: ReplayTable) -> None:
+    while table.shown < table._count():
+        table.advance()
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_every_ply_shows_the_position_the_record_had_then(gid):
+    record = played(gid, 11).record()
+    total = len(record["actions"])
+    table = ReplayTable(gid, record=record, perspective=0, ply=0, speed=0)
+    assert table.cursor == 0
+    plies = sorted({0, 1, 2, total // 3, total // 2, total - 1, total})
+    for ply in plies:  # forward, one step at a time, played back
+        while table.cursor < ply:
+            table.command("replay:next")
+            settle(table)
+        assert table._view(0) == prefix_state(record, ply).view(0)
+        assert f'data-ply="{ply}"' in table.html()
+    for ply in reversed(plies):  # backward, by jumping
+        table.command(f"replay:goto:{ply}")
+        assert table._view(0) == prefix_state(record, ply).view(0)
+        assert table.shown == table._count(), "stepping back does not play anything back"
+    table.command("replay:last")
+    assert table.cursor == total and table.state.is_over()
+    table.command("replay:first")
+    assert table.cursor == 0 and table.state == pygames.get_game(gid).from_record(
+        dict(record, actions=[]))
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_ply_parameter_and_its_errors(gid):
+    record = played(gid, 12).record()
+    text = records.to_string(record)
+    total = len(record["actions"])
+    s = Session()
+    r = s.open(f"mode=replay&record={text}&ply=3&lang=en")
+    assert s.table.cursor == 3 and 'data-ply="3"' in r["html"]
+    s.open(f"mode=replay&record={text}&ply=last")
+    assert s.table.cursor == total
+    s.open(f"mode=replay&record={text}")
+    assert s.table.cursor == total, "a replay opens at the end by default"
+    for bad in (f"ply={total + 1}", "ply=-1", "ply=x", "perspective=7", "moves=left",
+                "controls=maybe", "bot=genius"):
+        r = s.open(f"mode=replay&record={text}&{bad}&lang=ja")
+        assert "error" in r and "このリンク" in r["error"], bad
+
+
+def test_a_damaged_record_gets_a_message_in_the_pages_language():
+    text = records.to_string(played("cardia", 3).record())
+    s = Session()
+    en = s.open(f"mode=replay&record={text[:-4]}&lang=en")
+    ja = s.open(f"mode=replay&record={text[:-4]}&lang=ja")
+    assert "cannot be shown" in en["error"] and "cut short" in en["error"]
+    assert "表示できません" in ja["error"]
+    flipped = text[:20] + ("A" if text[20] != "A" else "B") + text[21:]
+    assert "error" in s.open(f"mode=replay&record={flipped}&lang=en")
+    other = s.open(f"mode=replay&game=kiriai&record={text}&lang=en")
+    assert "error" in other and "cardia" in other["error"], "a record of another game"
+
+
+def test_a_seats_replay_hides_what_that_seat_had_not_seen_yet():
+    """Cardia: the opponent's face-down card and hand stay hidden in seat 0's replay (and
+    their placements read "(hidden)" until revealed); the open replay shows them."""
+    record = played("cardia", 21).record()
+    game = pygames.get_game("cardia")
+    replay = game.new_game(seed=record["seed"])
+    for first, (p, action) in enumerate(record["actions"]):  # noqa: B007 - used below
+        both = replay.to_move() == [0, 1]
+        replay.apply(p, action)
+        if both and p == 1:
+            break
+    ply = first + 1
+    before = prefix_state(record, ply)
+    table = ReplayTable("cardia", record=record, perspective=0, ply=ply, speed=0)
+    html = table.html()
+    hidden_value = before.view(1)["placing"][1]["value"]
+    assert before.view(0)["placing"][1]["value"] is None
+    assert before.view(0)["hand"] and "open-hand" not in html
+    assert re.search(rf'data-ply="{ply}"', html)
+    moves = move_items(html)
+    assert "(hidden)" in moves[first], "seat 1's unrevealed placement is not named"
+    opened = ReplayTable("cardia", record=record, perspective=OPEN, ply=ply, speed=0)
+    open_html = opened.html()
+    assert 'data-open-hand="1"' in open_html
+    hand1 = before.view(1)["hand"]
+    for value in hand1:
+        assert f"({value})" in open_html
+    assert opened._view(OPEN)["placing"][1]["value"] == hidden_value
+    # Once both placed, the move list names seat 1's card for seat 0 too.
+    table.command("replay:last")
+    moves = move_items(table.html())
+    assert "(hidden)" not in moves[first]
+
+
+def test_kiriai_programs_stay_hidden_in_the_move_list_until_revealed():
+    record = played("kiriai", 4).record()
+    acts = record["actions"]
+    # Seat 0 and 1 program at plies 1 and 2 (in either order): at ply 1 the other's is hidden
+    table = ReplayTable("kiriai", record=record, perspective=acts[1][0], ply=1, speed=0)
+    items = move_items(table.html())
+    assert "(hidden)" in items[0] and f"<b>{acts[0][1]}</b>" not in items[0]
+    later = [i for i in range(2, len(acts)) if acts[i][0] != acts[1][0]]
+    assert later and all("(hidden)" in items[i] for i in later), "nor the opponent's future"
+    assert f"<b>{acts[1][1]}</b>" in items[1], "the seat's own choices are its to see"
+    table.command("replay:next")
+    settle(table)
+    items = move_items(table.html())
+    assert f"<b>{acts[0][1]}</b>" in items[0] and f"<b>{acts[1][1]}</b>" in items[1], \
+        "revealed together"
+
+
+def test_canosa_hides_nothing_and_the_spectator_sees_every_move():
+    record = played("canosa", 2, moves=12).record()
+    table = ReplayTable("canosa", record=record, ply=0, speed=0)
+    items = move_items(table.html())
+    assert [a for _, a in record["actions"]] == [
+        re.sub(r"<.*?>", "", label).split()[-1] for label in items]
+
+
+def test_open_needs_a_finished_game():
+    partial = played("cardia", 5, moves=9).record()
+    table = ReplayTable("cardia", record=partial, perspective=OPEN, speed=0)
+    assert table.perspective == "spectator"
+    assert "only for a finished game" in table.html()
+    finished = played("cardia", 5).record()
+    assert ReplayTable("cardia", record=finished, perspective=OPEN).perspective == OPEN
+
+
+@pytest.mark.parametrize("gid", ["kiriai", "cardia"])
+def test_stepping_forward_plays_reveals_back_step_by_step(gid):
+    record = played(gid, 6).record()
+    table = ReplayTable(gid, record=record, perspective=0, ply=0, speed=500)
+    steps = []
+    for _ in range(len(record["actions"])):
+        table.command("replay:next")
+        n = 0
+        while table.animating:
+            assert table.delay() > 0, "each step is on screen for a while"
+            table.advance()
+            n += 1
+        steps.append(n)
+    assert max(steps) >= 2, "some move reveals in several paced steps"
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_autoplay_runs_to_the_end_and_pause_stops_it(gid):
+    record = played(gid, 7, moves=20).record()
+    table = ReplayTable(gid, record=record, ply=0, speed=300)
+    table.command("replay:play")
+    assert table.animating and table.delay() > 0
+    for _ in range(20_000):
+        if not table.animating:
+            break
+        table.advance()
+    assert table.cursor == len(record["actions"]) and not table.autoplay
+    table.command("replay:play")  # from the end: starts again from the beginning
+    table.advance()
+    table.advance()
+    assert 0 < table.cursor < len(record["actions"]) or table.shown < table._count()
+    table.command("replay:pause")
+    at = table.cursor
+    assert not table.animating
+    table.advance()
+    assert table.cursor == at
+    table.command("replay:speed:2000")
+    assert table.speed == 2000
+    table.command("replay:speed:7")
+    assert table.speed == 2000, "only the offered speeds"
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_interactive_play_on_against_the_bot_then_back_to_the_line(gid):
+    record = played(gid, 8).record()
+    ply = len(record["actions"]) // 2
+    table = ReplayTable(gid, record=record, perspective=0, ply=ply, speed=0,
+                        interactive=True, level="easy")
+    assert 'data-cmd="replay:bot"' in table.html()
+    line_view = table._view(0)
+    table.command("replay:bot")
+    assert table.playing == "bot"
+    rng = random.Random(1)
+    for _ in range(6):
+        while table.thinking:
+            table.think(1000)
+        table.skip()
+        if table.state.is_over():
+            break
+        me = table.viewer()
+        legal = table._legal(me)
+        if legal:
+            before = len(table.played)
+            table._apply(me, rng.choice(legal))
+            assert len(table.played) == before + 1
+            table._after_change()
+    assert table.played, "the reader played on"
+    assert 'data-cmd="replay:back"' in table.html()
+    assert 'data-cmd="replay:next"' not in table.html(), "the line waits meanwhile"
+    table.command("replay:back")
+    assert table.playing is None and table.cursor == ply
+    assert table._view(0) == line_view
+
+
+def test_play_on_as_both_sides_shows_the_seat_to_move():
+    record = played("cardia", 9).record()
+    table = ReplayTable("cardia", record=record, ply=4, speed=0, interactive=True)
+    table.command("replay:both")
+    movers = table.state.to_move()
+    assert table.viewer() == movers[0]
+    assert table._legal(movers[0]) == table.state.legal_actions(movers[0])
+
+
+def test_a_replay_without_interactive_offers_no_move():
+    record = played("canosa", 3, moves=10).record()
+    table = ReplayTable("canosa", record=record, ply=4, speed=0)
+    table.command("replay:bot")
+    assert table.playing is None and "replay:bot" not in table.html()
+    with pytest.raises(pygames.IllegalAction):
+        table._apply(0, record["actions"][4][1])
+
+
+def test_a_canosa_position_opens_without_history():
+    game = pygames.get_game("canosa")
+    state = played("canosa", 5, moves=30)
+    view = state.view(None)
+    # The position is the one the engine reached, read back through the protocol.
+    text = records.position_to_string("canosa", {"position": view})
+    assert game.from_position(view).view(None)["sailors"] == view["sailors"]
+    s = Session()
+    r = s.open(f"mode=replay&position={text}&interactive=on&lang=en")
+    assert "error" not in r
+    assert s.table._view(None)["sailors"] == view["sailors"]
+
+
+def test_the_embed_flag_gives_minimal_chrome_and_an_app_link():
+    text = records.to_string(played("kiriai", 2).record())
+    s = Session()
+    full = s.open(f"mode=replay&record={text}&ply=2", page="https://a.example/g/play.html")
+    assert 'class="bar"' in full["html"] and "share" in full["html"]
+    r = s.open(f"mode=replay&embed=on&record={text}&ply=2&moves=off&controls=off",
+               page="https://a.example/g/embed.html")
+    html = r["html"]
+    assert 'class="bar"' not in html and 'class="share"' not in html
+    assert 'class="moves' not in html and "replay:next" not in html
+    link = unescape(re.search(r'class="open-app" href="([^"]+)"', html).group(1))
+    parts = urlsplit(link)
+    assert parts.netloc == "a.example" and parts.path == "/g/play.html"
+    q = dict(parse_qsl(parts.query))
+    assert q["mode"] == "replay" and q["ply"] == "2" and q["record"] == text
+    bottom = s.open(f"mode=replay&embed=on&record={text}&moves=bottom")["html"]
+    assert 'class="moves moves-bottom"' in bottom
+
+
+# -- the share panel -----------------------------------------------------------------------
+def _share_parts(html: str) -> dict[str, str]:
+    get = lambda pat: unescape(re.search(pat, html, re.S).group(1))  # noqa: E731
+    return {
+        "record": get(r"data-record-string>(.*?)</textarea>"),
+        "download": get(r'data-download href="data:text/plain;charset=utf-8,([^"]*)"'),
+        "link": get(r'id="share-link" readonly value="([^"]*)"'),
+        "embed": get(r"data-embed-code>(.*?)</textarea>"),
+    }
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_the_game_over_share_panel_opens_the_same_game_everywhere(gid):
+    table = Table(gid, mode="hotseat", seed=4, speed=0)
+    table.page = "https://blog.example/app/play.html"
+    rng = random.Random(4)
+    while not table.over:
+        s = table.state
+        p = s.to_move()[0]
+        table._play(p, rng.choice(s.legal_actions(p)))
+    table.skip()
+    record = table.state.record()
+    html = table.html()
+    assert 'class="over-links"' in html, "the game-over screen offers to save and replay"
+    parts = _share_parts(html)
+    assert records.from_string(parts["record"]) == record
+    assert records.from_sheet(unquote(parts["download"])) == record
+    link = urlsplit(parts["link"])
+    assert link.netloc == "blog.example" and link.path == "/app/play.html"
+    s = Session()
+    s.open(link.query)
+    assert isinstance(s.table, ReplayTable) and s.table.state == table.state
+    src = re.search(r'<iframe src="([^"]+)"', parts["embed"]).group(1)
+    embed = urlsplit(unescape(src))
+    assert embed.path == "/app/embed.html" and "pygames:height" in parts["embed"]
+    s.open("mode=replay&embed=on&" + embed.query)
+    assert s.table.embed and s.table.state == table.state
+
+
+def test_no_share_panel_while_cards_are_hidden():
+    table = Table("cardia", mode="bot", seed=4, speed=0)
+    assert "share-record" not in table.html() and table.export_record() is None
+    canosa = Table("canosa", mode="bot", seed=4, speed=0)
+    assert "share-record" in canosa.html(), "Canosa hides nothing"
+
+
+def test_the_replay_share_panel_keeps_ply_and_perspective():
+    record = played("kiriai", 3).record()
+    table = ReplayTable("kiriai", record=record, perspective=1, ply=5, speed=0,
+                        page="http://h/play.html")
+    parts = _share_parts(table.html())
+    q = parse_query(urlsplit(parts["link"]).query)
+    assert q["ply"] == "5" and q["perspective"] == "1" and q["mode"] == "replay"
+
+
+def test_the_import_form_opens_a_pasted_score_sheet():
+    record = played("canosa", 6, moves=15).record()
+    sheet = records.to_sheet(record)
+    from urllib.parse import urlencode
+    s = Session()
+    r = s.open(urlencode({"mode": "replay", "lang": "en", "record": sheet}))
+    assert "error" not in r and s.table.state == pygames.get_game("canosa").from_record(record)
+    edited = sheet.replace(record["actions"][3][1], "a1-a9")
+    r = s.open(urlencode({"mode": "replay", "lang": "en", "record": edited}))
+    assert "error" in r and "4" in r["error"], "names the move that is wrong"
+
+
+@pytest.mark.parametrize("module", ["pgui.replay", "pgui.share"])
+def test_doctests(module):
+    assert doctest.testmod(importlib.import_module(module)).failed == 0
