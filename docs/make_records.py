@@ -7,7 +7,8 @@ that a game looks like a game) plays seeds 0, 1, 2, ... until the event the boar
 about happens (a Counterattack, a re-evaluation, an ongoing token, a ring that changes a
 sailor's controller, an attack...), and the record is cut right after the action that
 caused it. ``ply`` is then the number of actions the board opens at, ``perspective`` the
-seat it is seen from.
+seat it is seen from: a cut record (a game in progress) is seen as a spectator sees it,
+a whole game (finished) with everything open where something was hidden.
 
     python docs/make_records.py           write docs/records.json
     python docs/make_records.py --check   exit 1 if docs/records.json is not what this makes
@@ -163,31 +164,32 @@ def game_over(state: Any, new: list[dict[str, Any]], ply: int) -> bool:
 
 #: name -> how it is made and shown. ``accept`` (optional) filters whole games for the
 #: "short whole game" boards. ``ply``: "event" (the board opens right after the event),
-#: or an int (0: the start, to step through).
+#: or an int (0: the start, to step through). ``height``: the iframe's fallback height in
+#: pixels (what the board measures at 900 px wide; the embed tells the page its own).
 BOARDS: dict[str, dict[str, Any]] = {
     "kiriai-movement": {"game": "kiriai", "policy": random_policy, "find": kiriai_movement_order,
-                        "perspective": "open", "moves": "off", "height": 560},
+                        "perspective": "spectator", "moves": "off", "height": 860},
     "kiriai-counter": {"game": "kiriai", "policy": random_policy, "find": kiriai_counterattack,
-                       "perspective": "open", "moves": "off", "height": 560},
+                       "perspective": "spectator", "moves": "off", "height": 860},
     "kiriai-game": {"game": "kiriai", "policy": random_policy, "find": game_over,
                     "accept": lambda s: 5 <= s.round <= 7 and s.outcome()["winners"],
-                    "ply": 0, "perspective": "open", "moves": "bottom", "height": 760},
+                    "ply": 0, "perspective": "open", "moves": "bottom", "height": 1160},
     "cardia-reeval": {"game": "cardia", "policy": random_policy, "find": cardia_reevaluation,
-                      "perspective": "open", "moves": "off", "height": 640},
+                      "perspective": "spectator", "moves": "off", "height": 820},
     "cardia-ongoing": {"game": "cardia", "policy": random_policy, "find": cardia_ongoing,
-                       "perspective": "open", "moves": "off", "height": 640},
+                       "perspective": "spectator", "moves": "off", "height": 820},
     "cardia-game": {"game": "cardia", "policy": random_policy, "find": game_over,
                     "accept": lambda s: len(s.record()["actions"]) <= 70,
-                    "ply": 0, "perspective": "open", "moves": "bottom", "height": 820},
+                    "ply": 0, "perspective": "open", "moves": "bottom", "height": 1440},
     "canosa-ring": {"game": "canosa", "policy": canosa_policy(0.2), "find": canosa_ring_control,
-                    "perspective": "spectator", "moves": "off", "height": 620},
+                    "perspective": "spectator", "moves": "off", "height": 780},
     "canosa-attack": {"game": "canosa", "policy": canosa_policy(0.5), "find": canosa_attack,
                       "accept": lambda s: len(s.record()["actions"]) <= 30,
-                      "perspective": "spectator", "moves": "off", "height": 620},
+                      "perspective": "spectator", "moves": "off", "height": 780},
     "canosa-game": {"game": "canosa", "policy": canosa_policy(0.1), "find": game_over,
                     "accept": lambda s: s.outcome()["winners"] and s.turn <= 32
                     and canosa_ring_control(s, s.log, 0),
-                    "ply": 0, "perspective": "spectator", "moves": "bottom", "height": 820},
+                    "ply": 0, "perspective": "spectator", "moves": "bottom", "height": 1260},
 }
 
 

@@ -123,6 +123,8 @@ def test_every_embed_record_decodes_and_replays(built):
         assert record["game"] == gid
         state = pygames.get_game(gid).from_record(record)
         assert state.record()["actions"] == record["actions"]
+        # The embed opens everything only for a finished game (else: a spectator's view).
+        assert params["perspective"] != "open" or state.is_over()
         ply = params["ply"]
         assert ply == "last" or 0 <= int(ply) <= len(record["actions"])
 
