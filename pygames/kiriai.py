@@ -104,11 +104,25 @@ _PROGRAMS = {(aside, special): _program_list(aside, special)
              for aside in (None, *BASE_HAND) for special in (None, *SPECIALS)}
 #: What a 2nd card leaves set aside at clean-up (§4.4; a special is spent instead, K5).
 _ASIDE_AFTER = {c: None if c in SPECIALS else PHYSICAL[c] for c in ALL_CARDS}
-#: Fast-path memo of one reveal (§5), filled on first use by the public rules code (see
-#: ``_reveal_entry``): (size, r, b, red stance, blue stance, red card, blue card) ->
-#: (r, b, red/blue stance after movement, red/blue stance after the strikes' switches,
-#: the player wounded or None). At most 2 x 28 x 4 x 100 entries.
-_REVEALS: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+#: The fast path's boards: (size, Red's space, Blue's space, Red's stance, Blue's stance),
+#: each numbered on first use (``_board_id``); ``_BOARDS[id]`` is the board again.
+_BOARD_IDS: dict[tuple[Any, ...], int] = {}
+_BOARDS: list[tuple[Any, ...]] = []
+#: Fast-path memo of one reveal (§5), per board id, filled on first use by the public rules
+#: code (``_FastKiriaiState._step``): {red card + blue card: (board id after the reveal,
+#: board id after the movement only, the player wounded or None, Red plays a special,
+#: Blue plays a special)}. At most 2 x 28 x 4 boards x 100 card pairs.
+_STEPS: list[dict[str, tuple[Any, ...]]] = []
+
+
+def _board_id(size: int, r: int, b: int, sr: str, sb: str) -> int:
+    key = (size, r, b, sr, sb)
+    bid = _BOARD_IDS.get(key)
+    if bid is None:
+        bid = _BOARD_IDS[key] = len(_BOARDS)
+        _BOARDS.append(key)
+        _STEPS.append({})
+    return bid
 
 
 class KiriaiGame(Game):
@@ -332,66 +346,26 @@ class KiriaiState(State):
 
     # -- the fast path for search (pygames.search) ---------------------------------------
     def clone_fast(self) -> KiriaiState:
-        """A copy for search: the same game, an empty log and record (the view reads
-        neither). The game and options are shared; they are never changed."""
-        twin = object.__new__(KiriaiState)
-        twin.__dict__.update(self.__dict__)
-        twin.log = []
-        twin._actions = []
-        twin.special = self.special[:]
-        twin.spent = self.spent[:]
-        twin.aside = self.aside[:]
-        twin.wounds = self.wounds[:]
-        twin.pending = self.pending[:]
-        twin.pos = self.pos[:]
-        twin.stance = self.stance[:]
+        """A copy for search (a :class:`_FastKiriaiState`): the same game, an empty log and
+        record (the view reads neither). The game and options are shared; they are never
+        changed."""
+        twin = object.__new__(_FastKiriaiState)
+        twin.__dict__ = d = self.__dict__.copy()
+        d["log"], d["_actions"] = [], []
+        d["special"], d["spent"], d["aside"] = self.special[:], self.spent[:], self.aside[:]
+        d["wounds"], d["pending"] = self.wounds[:], self.pending[:]
+        r, b = d["pos"] = self.pos[:]
+        sr, sb = d["stance"] = self.stance[:]
+        twin._bid = _board_id(self.size, r, b, sr, sb)
+        twin._refresh_legal()
         return twin
-
-    def apply_fast(self, player: int, action: str) -> None:
-        """Play a legal action with no checks, no events and no record.
-
-        The same state as :meth:`apply` (``_resolve_round``): each reveal's movement and
-        strikes come from the ``_REVEALS`` memo, worked out once by the public code."""
-        pending = self.pending
-        if pending[1 - player] is None:
-            pending[player] = action
-            return
-        red, blue = (action, pending[BLUE]) if player == RED else (pending[RED], action)
-        self.pending = [None, None]
-        if self.phase == "setup":
-            self.pos = [int(red[0]), self.size + 1 - int(blue[0])]
-            self.stance = [red[1], blue[1]]
-            self.phase = "program"
-            return
-        size, wounds, spent = self.size, self.wounds, self.spent
-        r, b = self.pos
-        sr, sb = self.stance
-        for step in (0, 1):
-            cr, cb = red[step], blue[step]
-            key = (size, r, b, sr, sb, cr, cb)
-            entry = _REVEALS.get(key) or self._reveal_entry(key)
-            if cr in SPECIALS:
-                spent[RED] = True
-            if cb in SPECIALS:
-                spent[BLUE] = True
-            r, b, mr, mb, sr, sb, victim = entry
-            if victim is not None:
-                wounds[victim] += 1
-                if wounds[victim] >= 2:  # over before the switches (§5.3)
-                    self.pos, self.stance = [r, b], [mr, mb]
-                    self.phase, self.winner, self.over_reason = "over", 1 - victim, "wounds"
-                    return
-        self.pos, self.stance = [r, b], [sr, sb]
-        self.aside = [_ASIDE_AFTER[red[1]], _ASIDE_AFTER[blue[1]]]
-        limit = self.options["round_limit"]
-        if limit and self.round >= limit:
-            self.phase, self.winner, self.over_reason = "over", None, "round_limit"
-            return
-        self.round += 1
 
     @staticmethod
     def _reveal_entry(key: tuple[Any, ...]) -> tuple[Any, ...]:
-        """Work out one ``_REVEALS`` entry with the public rules code on a scratch state."""
+        """One reveal worked out by the public rules code on a scratch state: (size, r, b,
+        red stance, blue stance, red card, blue card) -> (r, b, red/blue stance after the
+        movement, red/blue stance after the strikes' switches, the player wounded or
+        None)."""
         size, r, b, sr, sb, cr, cb = key
         scratch = object.__new__(KiriaiState)
         scratch.size, scratch.pos, scratch.stance = size, [r, b], [sr, sb]
@@ -401,9 +375,7 @@ class KiriaiState(State):
         moved = list(scratch.stance)
         scratch._attacks(cards, start)  # one wound at most: never the end from [0, 0]
         victim = RED if scratch.wounds[RED] else BLUE if scratch.wounds[BLUE] else None
-        entry = (*scratch.pos, *moved, *scratch.stance, victim)
-        _REVEALS[key] = entry
-        return entry
+        return (*scratch.pos, *moved, *scratch.stance, victim)
 
     # -- setup (Advanced) ---------------------------------------------------------------
     def _reveal_setup(self) -> None:
@@ -543,3 +515,100 @@ class KiriaiState(State):
         self.winner = winner
         self.over_reason = reason
         self.log.append({"t": "end", "winner": winner, "reason": reason})
+
+
+#: Each player's legal programs once the game is over (copied when asked for).
+_NO_PROGRAMS: list[str] = []
+
+
+class _FastKiriaiState(KiriaiState):
+    """A copy for search (:meth:`KiriaiState.clone_fast`): the same fields, kept up to date
+    by :meth:`apply_fast` only, plus the board's number (``_bid``, for the ``_STEPS`` memo)
+    and each player's legal programs (``_legal``, shared table lists, copied when asked
+    for)."""
+
+    def clone_fast(self) -> _FastKiriaiState:
+        twin = object.__new__(_FastKiriaiState)
+        twin.__dict__ = d = self.__dict__.copy()  # _bid and _legal as they are
+        d["log"], d["_actions"] = [], []
+        d["special"], d["spent"], d["aside"] = self.special[:], self.spent[:], self.aside[:]
+        d["wounds"], d["pending"] = self.wounds[:], self.pending[:]
+        d["pos"], d["stance"] = self.pos[:], self.stance[:]
+        return twin
+
+    def legal_actions(self, player: int) -> list[str]:
+        if (player == RED or player == BLUE) and self.pending[player] is None:
+            return self._legal[player][:]
+        return []
+
+    def _refresh_legal(self) -> None:
+        if self.phase == "over":
+            self._legal = [_NO_PROGRAMS, _NO_PROGRAMS]
+        elif self.phase == "setup":
+            self._legal = [list(SETUP_CHOICES)] * 2
+        else:
+            spent, special, aside = self.spent, self.special, self.aside
+            self._legal = [_PROGRAMS[aside[RED], None if spent[RED] else special[RED]],
+                           _PROGRAMS[aside[BLUE], None if spent[BLUE] else special[BLUE]]]
+
+    def _apply(self, player: int, action: str) -> None:
+        self.apply_fast(player, action)  # the fields stay right; no events on a fast copy
+
+    def apply_fast(self, player: int, action: str) -> None:
+        """Play a legal action with no checks, no events and no record.
+
+        The same state as :meth:`apply` (``_resolve_round``): each reveal's movement and
+        strikes come from the ``_STEPS`` memo, worked out once by the public code."""
+        pending = self.pending
+        if pending[1 - player] is None:
+            pending[player] = action
+            return
+        red, blue = (action, pending[BLUE]) if player == RED else (pending[RED], action)
+        self.pending = [None, None]
+        if self.phase == "setup":
+            self.pos = [int(red[0]), self.size + 1 - int(blue[0])]
+            self.stance = [red[1], blue[1]]
+            self.phase = "program"
+            self._bid = _board_id(self.size, *self.pos, *self.stance)
+            self._refresh_legal()
+            return
+        steps, wounds = _STEPS, self.wounds
+        bid = self._bid
+        for cards in (red[0] + blue[0], red[1] + blue[1]):
+            entry = steps[bid].get(cards) or self._step(bid, cards)
+            bid, moved, victim, special_r, special_b = entry
+            if special_r:
+                self.spent[RED] = True
+            if special_b:
+                self.spent[BLUE] = True
+            if victim is not None:
+                wounds[victim] += 1
+                if wounds[victim] >= 2:  # over before the switches (§5.3)
+                    _, r, b, sr, sb = _BOARDS[moved]
+                    self.pos, self.stance, self._bid = [r, b], [sr, sb], moved
+                    self.phase, self.winner, self.over_reason = "over", 1 - victim, "wounds"
+                    self._legal = [_NO_PROGRAMS, _NO_PROGRAMS]
+                    return
+        _, r, b, sr, sb = _BOARDS[bid]
+        self.pos, self.stance, self._bid = [r, b], [sr, sb], bid
+        self.aside = aside = [_ASIDE_AFTER[red[1]], _ASIDE_AFTER[blue[1]]]
+        spent, special = self.spent, self.special
+        self._legal = [_PROGRAMS[aside[RED], None if spent[RED] else special[RED]],
+                       _PROGRAMS[aside[BLUE], None if spent[BLUE] else special[BLUE]]]
+        limit = self.options["round_limit"]
+        if limit and self.round >= limit:
+            self.phase, self.winner, self.over_reason = "over", None, "round_limit"
+            self._legal = [_NO_PROGRAMS, _NO_PROGRAMS]
+            return
+        self.round += 1
+
+    @classmethod
+    def _step(cls, bid: int, cards: str) -> tuple[Any, ...]:
+        """Work out one ``_STEPS`` entry with the public rules code."""
+        size, r, b, sr, sb = _BOARDS[bid]
+        cr, cb = cards
+        r, b, mr, mb, sr, sb, victim = cls._reveal_entry((size, r, b, sr, sb, cr, cb))
+        entry = (_board_id(size, r, b, sr, sb), _board_id(size, r, b, mr, mb), victim,
+                 cr in SPECIALS, cb in SPECIALS)
+        _STEPS[bid][cards] = entry
+        return entry

@@ -702,8 +702,10 @@ def public(s):
 
 
 def fields(s):
-    """The game fields of a state (the fast path keeps no log and no record)."""
-    return {k: v for k, v in vars(s).items() if k not in ("game", "log", "_actions")}
+    """The game fields of a state (the fast path keeps no log and no record, and keeps
+    its board's number and the legal programs besides)."""
+    return {k: v for k, v in vars(s).items()
+            if k not in ("game", "log", "_actions", "_bid", "_legal")}
 
 
 #: (position, rounds of (Red, Blue) programs): spec §9 examples and the endings.
