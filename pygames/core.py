@@ -55,6 +55,9 @@ class Rng:
 
     def next64(self) -> int:
         """Return the next 64-bit unsigned integer."""
+        # The one splitmix64 step. randbelow and shuffle write it out again (they are the
+        # hot spot of every random playout): change all three together;
+        # tests/test_api.py checks that they give next64's numbers.
         self._state = z = (self._state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
@@ -62,7 +65,7 @@ class Rng:
 
     def randbelow(self, n: int) -> int:
         """Return a uniform integer in ``range(n)`` (rejection sampling, no modulo bias)."""
-        # next64 written out (the hot spot of every random playout); the same numbers.
+        # next64's step written out (see there); the same numbers.
         try:
             limit = _LIMITS[n]
         except (KeyError, TypeError):
@@ -90,7 +93,8 @@ class Rng:
 
     def shuffle(self, items: list[Any]) -> None:
         """Shuffle a list in place (Fisher–Yates)."""
-        # randbelow(i + 1) for i from the end down, written out: the same numbers.
+        # randbelow(i + 1) for i from the end down, next64's step written out (see there):
+        # the same numbers.
         s = self._state
         limits = _LIMITS
         for i in range(len(items) - 1, 0, -1):

@@ -415,3 +415,32 @@ def test_doctests_in_the_engine_package():
         failures += doctest.testmod(module, verbose=False).failed
     failures += doctest.testmod(pygames).failed
     assert failures == 0
+
+
+def _randbelow_by_next64(rng, n):
+    """Reference randbelow: rejection sampling on next64 (the spec of Rng.randbelow)."""
+    limit = (1 << 64) - ((1 << 64) % n)
+    while True:
+        z = rng.next64()
+        if z < limit:
+            return z % n
+
+
+def test_rng_randbelow_and_shuffle_give_next64s_numbers():
+    """randbelow and shuffle write next64's step out for speed: the same numbers as the
+    reference code on next64 (small n from the limit table, large n, and an n that rejects
+    about half the draws)."""
+    for seed in (0, 1, 7, 2**64 - 1, 123456789):
+        fast, ref = pygames.Rng(seed), pygames.Rng(seed)
+        for n in [*range(1, 70), 100, 1000, 2**40 + 3, 2**63 + 1, 3 * 2**62]:
+            for _ in range(3):
+                assert fast.randbelow(n) == _randbelow_by_next64(ref, n)
+        assert fast == ref
+        for size in (0, 1, 2, 5, 52, 63, 64, 65, 130):
+            items, expected = list(range(size)), list(range(size))
+            fast.shuffle(items)
+            for i in range(size - 1, 0, -1):
+                j = _randbelow_by_next64(ref, i + 1)
+                expected[i], expected[j] = expected[j], expected[i]
+            assert items == expected
+            assert fast == ref
