@@ -316,9 +316,35 @@ class _Geometry:
         #: Rings of each colour in the game at the start (in play + out = this, always).
         self.totals = tuple(totals)
 
+        # The fast path's bit tables (_FastCanosaState): square i is the bit 1 << i.
+        self.bit = tuple(1 << i for i in range(n))
+        self.bit_index = {1 << i: i for i in range(n)}
+        self.n8mask = tuple(_mask(x) for x in self.n8)
+        self.n8freemask = tuple(_mask(x) for x in self.n8free)
+        self.stepmask = tuple(tuple(_mask(x) for x in self.steps[p]) for p in (0, 1))
+        #: {mask: actions} per square, filled on first use: the S moves to the squares of
+        #: the mask (in ``n8free`` order), the gives and the takes (in ``n8`` order), and
+        #: per player the sailor moves (in ``smoves`` order).
+        self.s_by_mask: tuple[dict[int, list[str]], ...] = tuple({} for _ in range(n))
+        self.g_by_mask: tuple[dict[int, list[str]], ...] = tuple({} for _ in range(n))
+        self.t_by_mask: tuple[dict[int, list[str]], ...] = tuple({} for _ in range(n))
+        self.m_by_mask: tuple[tuple[dict[int, list[str]], ...], ...] = tuple(
+            tuple({} for _ in range(n)) for _ in (0, 1))
+        #: All of them in one tuple (the fast path unpacks it at once).
+        self.fast = (self.bit, self.bit_index, self.n8mask, self.n8freemask, self.stepmask,
+                     self.s_by_mask, self.g_by_mask, self.t_by_mask, self.m_by_mask,
+                     self.islands)
+
     def sq(self, i: int) -> list[int]:
         r, c = self.rc[i]
         return [r, c]
+
+
+def _mask(squares: Any) -> int:
+    m = 0
+    for i in squares:
+        m |= 1 << i
+    return m
 
 
 def _option_schema(layouts: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -554,7 +580,7 @@ class CanosaState(State):
     def clone(self) -> CanosaState:
         """An independent copy (every field is plain data; strings, tuples and the logged
         events, never changed, are shared)."""
-        twin = self.clone_fast()
+        twin = self._copy(CanosaState)
         # Logged events and record entries are never changed once made (events() hands out
         # copies), so the copy shares them: its own lists, the same items.
         twin.log = self.log[:]
@@ -562,23 +588,38 @@ class CanosaState(State):
         twin.options = dict(self.options)
         return twin
 
-    # -- the fast path for search -------------------------------------------------------
-    def clone_fast(self) -> CanosaState:
-        """A copy for search: the same position, an empty log and record. The board holds
+    def _copy(self, cls: type[CanosaState]) -> CanosaState:
+        """The same position as a ``cls``, with an empty log and record. The board holds
         strings and the trail tuples, so shallow list copies are independent."""
-        twin = object.__new__(CanosaState)
-        twin.__dict__.update(self.__dict__)
+        twin = object.__new__(cls)
+        twin.__dict__ = d = self.__dict__.copy()
         twin._geo = self._geo
         twin._legal_memo = self._legal_memo  # the same position: never changed, only copied
         twin._view_memo = self._view_memo
-        twin.log = []
-        twin._actions = []
-        twin.board = self.board[:]
-        twin.sirens = self.sirens[:]
-        twin.rings = self.rings[:]
-        twin.scores = self.scores[:]
-        twin.rings_out = self.rings_out[:]
-        twin.trail = self.trail[:]
+        d["log"], d["_actions"] = [], []
+        d["board"], d["sirens"], d["rings"] = self.board[:], self.sirens[:], self.rings[:]
+        d["scores"], d["rings_out"], d["trail"] = (self.scores[:], self.rings_out[:],
+                                                   self.trail[:])
+        return twin
+
+    # -- the fast path for search -------------------------------------------------------
+    def clone_fast(self) -> CanosaState:
+        """A copy for search (a :class:`_FastCanosaState`): the same position, an empty
+        log and record."""
+        twin = self._copy(_FastCanosaState)
+        board, bit = self.board, self._geo.bit
+        occ = full = gold = silver = 0
+        for i, st in enumerate(board):
+            if st is not None:
+                occ |= bit[i]
+                if len(st) >= MAX_RINGS:
+                    full |= bit[i]
+                if st:
+                    if st[-1] == "0":
+                        gold |= bit[i]
+                    else:
+                        silver |= bit[i]
+        twin._occ, twin._full, twin._ctrl = occ, full, [gold, silver]
         return twin
 
     def apply_fast(self, player: int, action: str) -> None:
@@ -1073,3 +1114,179 @@ class CanosaState(State):
         self.trail = trail
         self._legal_memo = self._view_memo = None
         self._check_trapped(True)
+
+
+class _FastCanosaState(CanosaState):
+    """A copy for search (:meth:`CanosaState.clone_fast`): the same fields, plus bit masks
+    of the board kept up to date by its :meth:`_do` (square ``i`` is the bit ``1 << i``):
+    ``_occ`` the sailors, ``_full`` the sailors holding 3 rings, ``_ctrl[p]`` the sailors
+    whose top ring is ``p``'s. Legal actions come from per-square tables indexed by those
+    masks, with the rules code's own order; the few positions where N6 can refuse a first
+    action (a siren on her island, or with fewer than 2 free squares) ask
+    :meth:`CanosaState._legal`. No events are logged and the view is not memoised."""
+
+    __slots__ = ("_occ", "_full", "_ctrl")
+
+    def clone_fast(self) -> _FastCanosaState:
+        twin = self._copy(_FastCanosaState)
+        twin._occ, twin._full, twin._ctrl = self._occ, self._full, self._ctrl[:]
+        return twin
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        if player is not None and player not in (GOLD, SILVER):
+            raise ValueError(f"there is no player {player!r} in this game")
+        return self._make_view()  # made afresh: nothing in it is shared
+
+    def legal_actions(self, player: int) -> list[str]:
+        if self.over or player != self.player:
+            return []
+        legal = self._legal_memo
+        if legal is None:
+            legal = self._legal_memo = self._fast_legal(player)
+        return legal[:]
+
+    def _fast_legal(self, p: int) -> list[str]:
+        """:meth:`CanosaState._legal` (or the placements) from the bit tables."""
+        if self.placing is not None:
+            return self._placements()
+        g = self._geo
+        (bit, index, n8mask, n8freemask, stepmask, s_by_mask, g_by_mask, t_by_mask,
+         m_by_mask, islands) = g.fast
+        s, o = self.sirens[p], self.sirens[1 - p]
+        occ = self._occ
+        free = n8freemask[s] & ~occ & ~bit[o]
+        if self.actions_left >= 2 and (free & (free - 1) == 0 or s == islands[p]):
+            return self._legal(p, True)  # N6 may refuse a first action here
+        table = s_by_mask[s]
+        out = table.get(free)
+        if out is None:
+            out = table[free] = [g.S[t] for t in g.n8free[s] if free & bit[t]]
+        out = out[:]
+        rings = self.rings
+        mine = rings[p]
+        near = n8mask[s]
+        if (mine > rings[1 - p] and near & bit[o] and o != islands[1 - p]
+                and n8freemask[o] & ~occ):
+            out.append(g.X[o])
+        if mine:
+            m = near & occ & ~self._full
+            if m:
+                table = g_by_mask[s]
+                part = table.get(m)
+                if part is None:
+                    part = table[m] = [g.G[t] for t in g.n8[s] if m & bit[t]]
+                out += part
+        ctrl = self._ctrl[p]
+        if mine < MAX_RINGS:
+            m = near & ctrl
+            if m:
+                table = t_by_mask[s]
+                part = table.get(m)
+                if part is None:
+                    part = table[m] = [g.T[t] for t in g.n8[s] if m & bit[t]]
+                out += part
+        if ctrl:
+            open_ = ~(occ | bit[s] | bit[o])
+            steps, tables = stepmask[p], m_by_mask[p]
+            while ctrl:
+                low = ctrl & -ctrl
+                ctrl ^= low
+                a = index[low]
+                m = steps[a] & open_
+                if m:
+                    part = tables[a].get(m)
+                    if part is None:
+                        part = tables[a][m] = [act for b, act in g.smoves[p][a] if m & bit[b]]
+                    out += part
+        return out
+
+    def _end_turn(self, p: int, events: list | None) -> None:
+        """:meth:`CanosaState._end_turn` and its trapped check, from the masks."""
+        self.turn += 1
+        self.trail = [e for e in self.trail if e[0] == p]
+        cap = self.options["draw_cap"]
+        if cap and self.turn >= cap:
+            self._end(None, "draw_cap", None)
+            return
+        self.player = q = 1 - p
+        self.actions_left = 2
+        g = self._geo
+        s = self.sirens[q]
+        if s != g.islands[q] and g.n8freemask[s] & ~self._occ & ~g.bit[self.sirens[p]]:
+            return  # out and back is a complete turn
+        if not self.legal_actions(q):
+            self._end(p, "trapped", None)
+
+    def _do(self, p: int, action: str, log: bool = False) -> None:
+        """:meth:`CanosaState._do` without events (``log`` is ignored), keeping the masks."""
+        g = self._geo
+        kind, a, b = g.parse[action]
+        self._legal_memo = None
+        if kind == "M":
+            board = self.board
+            stack = board[a]
+            board[a] = None
+            bit = g.bit
+            ba = bit[a]
+            ctrl = self._ctrl
+            self._occ ^= ba
+            ctrl[p] ^= ba
+            if len(stack) >= MAX_RINGS:  # type: ignore[arg-type]
+                self._full ^= ba
+            self.trail.append((p, action, a, b))
+            self.actions_left -= 1
+            if b == g.islands[p]:
+                self._score(p, stack, b, None)  # type: ignore[arg-type]
+                if self.over:
+                    return
+            else:
+                board[b] = stack
+                bb = bit[b]
+                self._occ |= bb
+                ctrl[p] |= bb
+                if len(stack) >= MAX_RINGS:  # type: ignore[arg-type]
+                    self._full |= bb
+        elif kind == "S":
+            sirens = self.sirens
+            self.trail.append((p, action, sirens[p], a))
+            sirens[p] = a
+            self.actions_left -= 1
+        elif kind == "+":
+            board = self.board
+            stack = board[a] = board[a] + _RING[p]  # type: ignore[operator]
+            self.rings[p] -= 1
+            ba = g.bit[a]
+            ctrl = self._ctrl
+            ctrl[p] |= ba
+            ctrl[1 - p] &= ~ba
+            if len(stack) >= MAX_RINGS:
+                self._full |= ba
+            self.trail.append((p, action, self.sirens[p], a))
+            self.actions_left -= 1
+        elif kind == "-":
+            board = self.board
+            stack = board[a] = board[a][:-1]  # type: ignore[index]
+            self.rings[p] += 1
+            ba = g.bit[a]
+            ctrl = self._ctrl
+            ctrl[p] &= ~ba
+            if stack:
+                ctrl[stack[-1] == "1"] |= ba
+            self._full &= ~ba
+            self.trail.append((p, action, self.sirens[p], a))
+            self.actions_left -= 1
+        elif kind == "X":
+            sirens = self.sirens
+            self.trail.append((p, action, sirens[p], a))
+            sirens[p] = a
+            self.placing = a
+            self.actions_left -= 1
+            return  # the placement follows before the turn can end
+        else:  # "P"
+            self.trail.append((p, action, self.placing, a))  # type: ignore[arg-type]
+            self.sirens[1 - p] = a
+            self.placing = None
+        if self.actions_left <= 0 and self.placing is None:
+            self._end_turn(p, None)
+
+    apply_fast = _do  # type: ignore[assignment]  # one call fewer per action
