@@ -99,7 +99,7 @@ from itertools import product
 from pathlib import Path
 from typing import Any, ClassVar
 
-from .core import Game, Rng, State
+from .core import Game, Rng, State, two_player_outcome
 
 __all__ = ["CanosaGame", "CanosaState", "LAYOUTS", "load_layouts", "parse_layouts",
            "square_name", "parse_square", "GOLD", "SILVER", "COLOUR_NAMES"]
@@ -527,12 +527,7 @@ class CanosaState(State):
     def outcome(self) -> dict[str, Any] | None:
         if not self.over:
             return None
-        w = self.winner
-        ranks = [1, 1]
-        if w is not None:
-            ranks[1 - w] = 2
-        return {"winners": [] if w is None else [w], "ranks": ranks,
-                "scores": list(self.scores), "reason": self.reason}
+        return two_player_outcome(self.winner, self.reason, self.scores)
 
     def view(self, player: int | None) -> dict[str, Any]:
         if player is not None and player not in (GOLD, SILVER):

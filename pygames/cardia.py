@@ -174,7 +174,7 @@ import marshal
 from bisect import insort
 from typing import Any, ClassVar
 
-from .core import Game, Rng, State, private_event
+from .core import Game, Rng, State, private_event, two_player_outcome
 
 __all__ = ["CardiaGame", "CardiaState", "CARD_NAMES", "COLOURS", "COLOUR_NAMES",
            "ONGOING", "ABILITIES", "LOCATIONS", "LOCATION_NAMES", "colour_of"]
@@ -488,12 +488,7 @@ class CardiaState(State):
     def outcome(self) -> dict[str, Any] | None:
         if self.phase != "over":
             return None
-        w = self.winner
-        ranks = [1, 1]
-        if w is not None:
-            ranks[1 - w] = 2
-        return {"winners": [] if w is None else [w], "ranks": ranks,
-                "scores": list(self.wins), "reason": "rounds"}
+        return two_player_outcome(self.winner, "rounds", self.wins)
 
     def clone(self) -> CardiaState:
         """An independent copy (as :meth:`State.clone`, faster: every field is plain data)."""

@@ -24,7 +24,7 @@ from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
 __all__ = ["IllegalAction", "Game", "State", "Rng", "RECORD_VERSION", "private_event",
-           "redact_event"]
+           "redact_event", "two_player_outcome"]
 
 #: Version of the record format (bumped when a record's meaning changes).
 RECORD_VERSION = 1
@@ -114,6 +114,27 @@ class Rng:
 
 #: randbelow's rejection limit for small n (the largest multiple of n up to 2**64).
 _LIMITS = {n: (1 << 64) - ((1 << 64) % n) for n in range(1, 64)}
+
+
+def two_player_outcome(winner: int | None, reason: str | None,
+                       scores: list[int] | None = None) -> dict[str, Any]:
+    """The :meth:`State.outcome` of a finished two-player game: ``winner`` 0 or 1, or None
+    for a draw; ``scores`` (copied) by default 1 for the winner and 0 otherwise.
+
+    >>> two_player_outcome(1, "wounds")
+    {'winners': [1], 'ranks': [2, 1], 'scores': [0, 1], 'reason': 'wounds'}
+    >>> two_player_outcome(None, "draw_cap", [2, 2])
+    {'winners': [], 'ranks': [1, 1], 'scores': [2, 2], 'reason': 'draw_cap'}
+    """
+    ranks = [1, 1]
+    if winner is not None:
+        ranks[1 - winner] = 2
+    if scores is None:
+        scores = [0, 0]
+        if winner is not None:
+            scores[winner] = 1
+    return {"winners": [] if winner is None else [winner], "ranks": ranks,
+            "scores": list(scores), "reason": reason}
 
 
 def private_event(event: dict[str, Any], seats: list[int] | tuple[int, ...],

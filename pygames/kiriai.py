@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .core import Game, Rng, State
+from .core import Game, Rng, State, two_player_outcome
 
 __all__ = ["KiriaiGame", "KiriaiState", "CARD_NAMES", "SPECIALS"]
 
@@ -298,15 +298,7 @@ class KiriaiState(State):
     def outcome(self) -> dict[str, Any] | None:
         if self.phase != "over":
             return None
-        if self.winner is None:
-            return {"winners": [], "ranks": [1, 1], "scores": [0, 0],
-                    "reason": self.over_reason}
-        ranks = [1, 1]
-        ranks[1 - self.winner] = 2
-        scores = [0, 0]
-        scores[self.winner] = 1
-        return {"winners": [self.winner], "ranks": ranks, "scores": scores,
-                "reason": self.over_reason}
+        return two_player_outcome(self.winner, self.over_reason)
 
     def view(self, player: int | None) -> dict[str, Any]:
         if player is not None and player not in (RED, BLUE):
