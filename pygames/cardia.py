@@ -1363,77 +1363,41 @@ class CardiaState(State):
         depend on a card only through its ongoing token, so this is the case when a card's
         modifiers change, and for the encounter just evaluated (its cards carry no token
         yet).
-
-        The hot spot of every playout, so the §4.1 tests are written out on plain fields:
-        an ongoing ability is active when its card carries a token (``on``) and has that
-        ability's value in this deck (Judge, Mediator, Treasurer: Deck I; Counselor,
-        Aristocrat: Deck II).
         """
         row = self.row
-        deck_one = self.deck == "I"
-        judges = None  # who has an active Judge, looked up at the first tie
         changed = []
         serpent = self.location == "serpent_temple"
-        last = len(row) - 1
         for i in range(len(row)) if only is None else (only,):
             enc = row[i]
             if not enc["evald"]:
                 continue
-            cards = enc["cards"]
-            c0, c1 = cards
-            win = None
-            decided = False
-            bonus = 0
-            if i < last and row[i + 1]["evald"]:
-                n0, n1 = row[i + 1]["cards"]
-                if deck_one:
-                    bonus = ((n0["on"] and n0["v"] == _TREASURER)
-                             + (n1["on"] and n1["v"] == _TREASURER))
-                else:
-                    k0 = n0["on"] and n0["v"] == _COUNSELOR
-                    k1 = n1["on"] and n1["v"] == _COUNSELOR
-                    if k0 != k1:  # two active Counselors cancel each other out
-                        win, decided = (0 if k0 else 1), True
-            if not decided:
-                if deck_one and ((c0["on"] and c0["v"] == _MEDIATOR)
-                                 or (c1["on"] and c1["v"] == _MEDIATOR)):
-                    win = None
-                else:
-                    a, b = c0["v"] + c0["mod"], c1["v"] + c1["mod"]
-                    win = 0 if a > b else 1 if b > a else None
-            if win is not None:
-                cw = cards[win]
-                extra = (not deck_one and cw["on"] and cw["v"] == _ARISTOCRAT)
-                sig = [0, 1 + bonus + extra] if win else [1 + bonus + extra, 0]
-            else:  # C3: a Judge also wins a Mediator tie
-                if judges is None:
-                    judges = [False, False]
-                    if deck_one:
-                        for e in row:
-                            for p, c in enumerate(e["cards"]):
-                                if c["on"] and c["v"] == _JUDGE:
-                                    judges[p] = True
-                sig = [1 + bonus if judges[0] else 0, 1 + bonus if judges[1] else 0]
+            win, s0, s1 = self._encounter_signets(i)
             enc["win"] = win
+            c0, c1 = enc["cards"]
             before = [c0["sig"], c1["sig"]]
-            if before != sig:
-                c0["sig"], c1["sig"] = sig
+            if before[0] != s0 or before[1] != s1:
+                c0["sig"], c1["sig"] = s0, s1
                 if enc["id"] != skip and not self.quiet:
-                    changed.append({"e": i + 1, "before": before, "after": sig})
+                    changed.append({"e": i + 1, "before": before, "after": [s0, s1]})
                 if serpent and enc["id"] != self.cur:
-                    for p in SEATS:
-                        if sig[p] and not before[p]:
-                            self.serpent[p] += 1
+                    if s0 and not before[0]:
+                        self.serpent[0] += 1
+                    if s1 and not before[1]:
+                        self.serpent[1] += 1
         if changed:
             self.log.append({"t": "signets", "changed": changed, "totals": self._totals()})
 
-    def _reeval_at(self, i: int) -> None:
-        """``_reevaluate(only=i)`` in a quiet state (no event to make), written out lean."""
+    def _encounter_signets(self, i: int) -> tuple[int | None, int, int]:
+        """§4.1 for the evaluated encounter ``row[i]``: (its winner or None, each seat's
+        signets on it), from the cards as they are now.
+
+        The hot spot of every playout, so the tests are written out on plain fields: an
+        ongoing ability is active when its card carries a token (``on``) and has that
+        ability's value in this deck (Judge, Mediator, Treasurer: Deck I; Counselor,
+        Aristocrat: Deck II).
+        """
         row = self.row
-        enc = row[i]
-        if not enc["evald"]:
-            return
-        c0, c1 = enc["cards"]
+        c0, c1 = row[i]["cards"]
         deck_one = self.deck == "I"
         win = None
         decided = False
@@ -1448,7 +1412,7 @@ class CardiaState(State):
                 else:
                     k0 = n0["on"] and n0["v"] == _COUNSELOR
                     k1 = n1["on"] and n1["v"] == _COUNSELOR
-                    if k0 != k1:
+                    if k0 != k1:  # two active Counselors cancel each other out
                         win, decided = (0 if k0 else 1), True
         if not decided:
             if deck_one and ((c0["on"] and c0["v"] == _MEDIATOR)
@@ -1460,19 +1424,26 @@ class CardiaState(State):
         if win is not None:
             cw = c1 if win else c0
             n = 1 + bonus + (not deck_one and cw["on"] and cw["v"] == _ARISTOCRAT)
-            s0, s1 = (0, n) if win else (n, 0)
-        else:
-            j0 = j1 = False
-            if deck_one:
-                for e in row:
-                    d0, d1 = e["cards"]
-                    if d0["on"] and d0["v"] == _JUDGE:
-                        j0 = True
-                    if d1["on"] and d1["v"] == _JUDGE:
-                        j1 = True
-            s0 = 1 + bonus if j0 else 0
-            s1 = 1 + bonus if j1 else 0
+            return (1, 0, n) if win else (0, n, 0)
+        # C3: a Judge also wins a Mediator tie
+        j0 = j1 = False
+        if deck_one:
+            for e in row:
+                d0, d1 = e["cards"]
+                if d0["on"] and d0["v"] == _JUDGE:
+                    j0 = True
+                if d1["on"] and d1["v"] == _JUDGE:
+                    j1 = True
+        return None, 1 + bonus if j0 else 0, 1 + bonus if j1 else 0
+
+    def _reeval_at(self, i: int) -> None:
+        """``_reevaluate(only=i)`` in a quiet state (no event to make), written out lean."""
+        enc = self.row[i]
+        if not enc["evald"]:
+            return
+        win, s0, s1 = self._encounter_signets(i)
         enc["win"] = win
+        c0, c1 = enc["cards"]
         b0, b1 = c0["sig"], c1["sig"]
         if b0 != s0 or b1 != s1:
             c0["sig"], c1["sig"] = s0, s1
