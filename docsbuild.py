@@ -190,7 +190,7 @@ def embed_url(board: dict[str, Any], lang: str, embed_base: str) -> str:
         ("moves", board.get("moves", "off")),
         ("lang", lang),
         ("theme", "auto"),
-        ("interactive", "off"),
+        ("interactive", "on"),  # a reader may play on from any board
     ]
     query = "&".join(f"{k}={quote(v, safe='')}" for k, v in params)
     return f"{embed_base}embed.html?{query}"

@@ -371,3 +371,14 @@ def test_the_import_form_opens_a_pasted_score_sheet():
 @pytest.mark.parametrize("module", ["pgui.replay", "pgui.share"])
 def test_doctests(module):
     assert doctest.testmod(importlib.import_module(module)).failed == 0
+
+
+def test_kiriai_open_replay_shows_both_special_cards_and_names_the_hand():
+    record = played("kiriai", 13).record()
+    spectator = ReplayTable("kiriai", record=record, ply=0, speed=0)
+    opened = ReplayTable("kiriai", record=record, perspective=OPEN, ply=0, speed=0)
+    assert [h["special"] for h in spectator._view(None)["hands"]] == [None, None]
+    specials = [opened.state.view(p)["hands"][p]["special"] for p in (0, 1)]
+    assert [h["special"] for h in opened._view(OPEN)["hands"]] == specials
+    html = unescape(opened.html())
+    assert "Special card (hidden)" not in html and "Red's hand" in html

@@ -53,6 +53,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "cardia.not_placed": {"en": "not placed yet", "ja": "まだ出していない"},
     "cardia.placed": {"en": "placed", "ja": "配置済み"},
     "cardia.hand": {"en": "Your hand", "ja": "あなたの手札"},
+    "cardia.hand_of": {"en": "{who}'s hand", "ja": "{who}の手札"},
     "cardia.hand_n": {"en": "Hand {n}", "ja": "手札 {n}"},
     "cardia.deck_n": {"en": "Deck {n}", "ja": "山札 {n}"},
     "cardia.discard_n": {"en": "Discard pile ({n})", "ja": "捨て札（{n}）"},
@@ -916,8 +917,10 @@ def _hand(view: dict[str, Any], legal: list[str], sel: dict[str, Any], lang: str
             if cmd.startswith("pick:"):
                 face = face.replace("<button ", f'<button aria-pressed="{str(bool(extra)).lower()}" ', 1)
             items.append(face)
-    return (f'<section class="chand" aria-label="{esc(t("cardia.hand", lang))}">'
-            f'<h2>{esc(t("cardia.hand", lang))}</h2><div class="cards">{"".join(items)}</div></section>')
+    title = (t("cardia.hand_of", lang, who=who(view["you"], lang)) if view.get("open_hands")
+             else t("cardia.hand", lang))
+    return (f'<section class="chand" aria-label="{esc(title)}">'
+            f'<h2>{esc(title)}</h2><div class="cards">{"".join(items)}</div></section>')
 
 
 def _buttons(view: dict[str, Any], legal: list[str], sel: dict[str, Any], lang: str) -> str:

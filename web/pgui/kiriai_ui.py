@@ -7,6 +7,7 @@ with :func:`handle`.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from pygames.kiriai import BASE_HAND, CARD_NAMES, SPECIALS
@@ -35,6 +36,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "kiriai.wounds": {"en": "Wounds {n}/2", "ja": "負傷 {n}/2"},
     "kiriai.distance": {"en": "Distance {d}", "ja": "距離 {d}"},
     "kiriai.hand": {"en": "Your hand", "ja": "あなたの手札"},
+    "kiriai.hand_of": {"en": "{who}'s hand", "ja": "{who}の手札"},
     "kiriai.set_aside": {"en": "Set aside", "ja": "休み札"},
     "kiriai.none": {"en": "none", "ja": "なし"},
     "kiriai.special": {"en": "Special", "ja": "特殊カード"},
@@ -478,8 +480,26 @@ def _hand(view: dict[str, Any], me: int, legal: list[str], sel: dict[str, Any],
     if sp and not hand["special_spent"]:
         items.append(f'<div class="phys" data-phys="{sp}">'
                      f'{_card(sp, lang, cmd=f"pick:{sp}", enabled=sp in allowed)}</div>')
-    return (f'<section class="hand" aria-label="{esc(t("kiriai.hand", lang))}">'
-            f'<h2>{esc(t("kiriai.hand", lang))}</h2><div class="cards">{"".join(items)}</div></section>')
+    title = (t("kiriai.hand_of", lang, who=who(me, lang)) if view.get("open")
+             else t("kiriai.hand", lang))
+    return (f'<section class="hand" aria-label="{esc(title)}">'
+            f'<h2>{esc(title)}</h2><div class="cards">{"".join(items)}</div></section>')
+
+
+def open_view(views: list[dict[str, Any]]) -> dict[str, Any]:
+    """Every seat's view as one, for a finished game's open replay: each hand (its special
+    card too) from its owner's view; drawn from Red's side (``open`` marks it).
+
+    >>> import pygames
+    >>> s = pygames.get_game("kiriai").new_game(seed=3)
+    >>> merged = open_view([s.view(0), s.view(1)])
+    >>> [h["special"] is not None for h in merged["hands"]], merged["open"]
+    ([True, True], True)
+    """
+    merged = copy.deepcopy(views[0])
+    merged["hands"] = [copy.deepcopy(v["hands"][p]) for p, v in enumerate(views)]
+    merged["open"] = True
+    return merged
 
 
 def _program_controls(sel: dict[str, Any], legal: list[str], lang: str) -> str:

@@ -492,7 +492,8 @@ class ReplayTable(Table):
         return (f'{header}<div class="layout replay{" embed" if self.embed else ""}" '
                 f'data-mode="replay" data-ply="{self.cursor}" data-plies="{len(self.line)}" '
                 f'data-perspective="{esc(self.perspective)}" '
-                f'data-playing="{self.playing or ""}">{main}{side}{bottom}</div>')
+                f'data-playing="{self.playing or ""}" data-played="{len(self.played)}">'
+                f'{main}{side}{bottom}</div>')
 
     def export_record(self) -> dict[str, Any] | None:
         if self.animating and not self.autoplay:
