@@ -90,11 +90,14 @@ def settled(frame: Frame) -> None:
     frame.wait_for_selector('#app[data-animating="false"]')
 
 
-@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("lang", ["ja"])
 def test_every_rules_page_served_from_another_port_loads_its_boards(page: Page, server_url,
                                                                     tmp_path, lang):
     """The rules pages, built for a site on another port whose boards come from the app's
-    (as a blog would embed them): every board loads, at the step its caption names."""
+    (as a blog would embed them): every board loads, at the step its caption names.
+
+    The English pages embed the same records with ``lang=en`` (tests/test_docs.py checks
+    their addresses); each board starts its own Python, so one language is loaded here."""
     import docsbuild
 
     boards = docsbuild.load_boards()
@@ -103,6 +106,7 @@ def test_every_rules_page_served_from_another_port_loads_its_boards(page: Page, 
     try:
         for gid in pygames.game_ids():
             page.goto(f"{url}/{lang}/{gid}.html")
+            assert axe_problems(page) == [], f"{lang}/{gid}.html"
             frames = page.locator("iframe")
             assert frames.count() >= 2, f"{gid}: boards where a picture helps"
             for i in range(frames.count()):
@@ -253,6 +257,7 @@ def test_the_app_shares_a_replay_and_opens_a_pasted_record(new_context, server_u
     page.goto(f"{server_url}/play.html?{query}")
     page.wait_for_selector(READY)
     page.locator("details.share > summary").click()
+    assert axe_problems(page) == [], "the replay viewer with its share panel open"
     code = page.locator("#share-embed").input_value()
     assert re.search(r'<iframe src="http://127\.0\.0\.1:\d+/embed\.html\?', code)
     assert "ply=5" in code and "perspective=1" in code
@@ -269,3 +274,16 @@ def test_the_app_shares_a_replay_and_opens_a_pasted_record(new_context, server_u
     page.locator("form.open-record button[type=submit]").click()
     page.wait_for_selector(READY)
     expect(page.locator(LAYOUT)).to_have_attribute("data-plies", str(len(other["actions"])))
+
+
+def test_the_lobby_opens_a_score_sheet_file(page: Page, server_url, tmp_path):
+    record = finished("canosa", 11)
+    sheet = tmp_path / "canosa-game.txt"
+    sheet.write_text(records.to_sheet(record), encoding="utf-8")
+    page.goto(f"{server_url}/index.html?lang=ja")
+    page.locator("#lobby-record-file").set_input_files(str(sheet))
+    expect(page.locator("#lobby-record-text")).to_have_value(records.to_sheet(record))
+    page.locator("form.open-record button[type=submit]").click()
+    page.wait_for_selector(READY)
+    expect(page.locator(LAYOUT)).to_have_attribute("data-plies", str(len(record["actions"])))
+    assert page.evaluate("document.documentElement.lang") == "ja"

@@ -382,3 +382,29 @@ def test_kiriai_open_replay_shows_both_special_cards_and_names_the_hand():
     assert [h["special"] for h in opened._view(OPEN)["hands"]] == specials
     html = unescape(opened.html())
     assert "Special card (hidden)" not in html and "Red's hand" in html
+
+
+def test_the_reader_switches_perspective_without_losing_the_move():
+    record = played("cardia", 14).record()
+    table = ReplayTable("cardia", record=record, perspective=0, ply=7, speed=0)
+    html = table.html()
+    assert 'data-cmd="replay:perspective:open"' in html, "a finished game can be opened"
+    table.command("replay:perspective:1")
+    assert table.perspective == 1 and table.cursor == 7
+    assert table._view(table.viewer()) == prefix_state(record, 7).view(1)
+    table.command("replay:perspective:open")
+    assert table.perspective == OPEN and 'data-open-hand="1"' in table.html()
+    partial = ReplayTable("cardia", record=dict(record, actions=record["actions"][:9]))
+    assert 'replay:perspective:open' not in partial.html(), "not for an unfinished game"
+    partial.command("replay:perspective:open")
+    assert partial.perspective == "spectator"
+
+
+def test_the_lobby_opens_a_pasted_record_or_file_in_the_replay_viewer():
+    from pgui.lobby import render_lobby
+
+    html = render_lobby()
+    form = re.search(r'<form class="open-record" action="./play.html" method="get">(.*?)</form>',
+                     html, re.S).group(1)
+    assert 'name="mode" value="replay"' in form and 'name="record"' in form
+    assert 'type="file"' in form and "棋譜を開く" in form and "Open a record" in form

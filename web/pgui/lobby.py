@@ -17,6 +17,7 @@ from pygames.bots import LEVELS
 from . import ui_module
 from .i18n import LANGS, bilingual, both, esc, t
 from .pages import head, python_shell
+from .share import import_form_both
 
 #: A short line per planned game for its lobby card (our own words); a playable game's
 #: line is its UI module's ``BLURB``.
@@ -140,6 +141,7 @@ def render_lobby() -> str:
 <h2 class="section">{both("choose_game")}</h2>
 <div class="games">{games}{planned}</div>
 <p class="note">{both("offline_note")} {both("loading_hint")}</p>
+{import_form_both()}
 </main>
 </div>
 {python_shell(loading_hidden=True)}

@@ -66,6 +66,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "replay.seen_by": {"en": "Seen by {who}", "ja": "{who}の視点"},
     "replay.seen_spectator": {"en": "Seen by a spectator", "ja": "観戦者の視点"},
     "replay.seen_open": {"en": "Everything open", "ja": "すべて公開"},
+    "replay.seen": {"en": "Seen by", "ja": "視点"},
+    "replay.as_spectator": {"en": "Spectator", "ja": "観戦者"},
+    "replay.as_open": {"en": "All open", "ja": "すべて公開"},
     "replay.open_unfinished": {
         "en": "Everything can be shown only for a finished game: showing what a spectator saw.",
         "ja": "すべてを公開できるのは終わった対局だけです。観戦者の視点で表示します。"},
@@ -248,6 +251,19 @@ class ReplayTable(Table):
             raise pygames.IllegalAction(t("replay.play_on", self.lang))
         self._play(seat, action)
 
+    def perspectives(self) -> list[int | str]:
+        """What this replay may be seen as: each seat, a spectator, and (finished) all."""
+        return [*range(self.game_players()), SPECTATOR, *([OPEN] if self.finished else [])]
+
+    def set_perspective(self, text: str) -> None:
+        wanted: int | str = int(text) if text.isdigit() else text
+        if wanted not in self.perspectives():
+            return
+        self.skip()
+        self.perspective, self.note = wanted, ""
+        self.human = wanted if isinstance(wanted, int) else 0
+        self.since = self.before = None
+
     # -- whose eyes ----------------------------------------------------------------------
     def viewer(self) -> int | str | None:
         if self.playing == "bot":
@@ -320,7 +336,9 @@ class ReplayTable(Table):
             return
         if self.playing:
             return  # the line's controls wait until the reader goes back to it
-        if what == "speed" and value.isdigit() and int(value) in SPEEDS:
+        if what == "perspective":
+            self.set_perspective(value)
+        elif what == "speed" and value.isdigit() and int(value) in SPEEDS:
             self.speed = int(value)
         elif what == "play":
             if self.cursor >= len(self.line):
@@ -419,6 +437,13 @@ class ReplayTable(Table):
                  button("next", "▶", at_end), button("last", "▶|", at_end), play,
                  f'<span class="speeds" role="group" aria-label="{esc(t("replay.speed", lang))}">'
                  f'{speeds}</span>']
+        seen = "".join(
+            f'<button type="button" class="persp-pick" data-cmd="replay:perspective:{p}" '
+            f'aria-pressed="{"true" if p == self.perspective else "false"}">'
+            f'{esc(self.ui.who(p, lang) if isinstance(p, int) else t(f"replay.as_{p}", lang))}'
+            f'</button>' for p in self.perspectives())
+        parts.append(f'<span class="seen" role="group" aria-label="{esc(t("replay.seen", lang))}">'
+                     f'<span aria-hidden="true">{esc(t("replay.seen", lang))}:</span> {seen}</span>')
         keys = ('{"ArrowLeft": "replay:prev", "ArrowRight": "replay:next", '
                 '"Home": "replay:first", "End": "replay:last"}')
         return (f'<div class="replay-bar" role="group" data-keys="{esc(keys)}" '

@@ -163,3 +163,19 @@ def over_links(record: dict[str, Any], lang: str, *, base: str = "./") -> str:
             f'href="data:text/plain;charset=utf-8,{quote(records.to_sheet(record))}" '
             f'download="{esc(name)}">{esc(t("share.download", lang))}</a> '
             f'<a class="button" data-replay-link href="{esc(link)}">{esc(t("share.replay", lang))}</a></p>')
+
+
+def import_form_both() -> str:
+    """:func:`import_form` for a static page in both languages (the lobby)."""
+    from .i18n import both
+
+    return (f'<form class="open-record" action="./play.html" method="get">'
+            f'<h2 class="section">{both("share.open")}</h2>'
+            f'<input type="hidden" name="mode" value="replay">'
+            f'<label for="lobby-record-text">{both("share.open_text")}</label>'
+            f'<textarea id="lobby-record-text" name="record" rows="3" required></textarea>'
+            f'<label for="lobby-record-file">{both("share.open_file")}</label>'
+            f'<input id="lobby-record-file" type="file" accept=".txt,text/plain" '
+            f'data-file-into="lobby-record-text">'
+            f'<div class="row"><button type="submit">{both("share.open_button")}</button></div>'
+            f'</form>')
