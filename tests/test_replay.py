@@ -343,6 +343,7 @@ def test_the_game_over_share_panel_opens_the_same_game_everywhere(gid):
 def test_no_share_panel_while_cards_are_hidden():
     table = Table("cardia", mode="bot", seed=4, speed=0)
     assert "share-record" not in table.html() and table.export_record() is None
+    assert 'class="open-record"' in table.html(), "another record can still be opened"
     canosa = Table("canosa", mode="bot", seed=4, speed=0)
     assert "share-record" in canosa.html(), "Canosa hides nothing"
 

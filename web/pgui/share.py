@@ -179,3 +179,9 @@ def import_form_both() -> str:
             f'data-file-into="lobby-record-text">'
             f'<div class="row"><button type="submit">{both("share.open_button")}</button></div>'
             f'</form>')
+
+
+def open_panel(lang: str) -> str:
+    """The side panel of a table with nothing to save yet: open another record."""
+    return (f'<details class="share open-only"><summary>{esc(t("share.open", lang))}</summary>'
+            f'{import_form(lang)}</details>')

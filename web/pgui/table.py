@@ -464,8 +464,10 @@ class Table:
 
     def _share(self, **kwargs: Any) -> str:
         record = self.export_record()
-        if record is None:
-            return ""
+        if record is None:  # nothing to save yet: another game may still be opened
+            from .share import open_panel
+
+            return open_panel(self.lang)
         from .share import share_panel
 
         return share_panel(record, self.lang, base=self.base_url(),
