@@ -7,6 +7,9 @@ Prints, in one run:
 * navigation -> ``html[data-ready="true"]`` in Chromium for the lobby, a table against
   the bot and a bare Pyodide page, cold (fresh context) and warm (second navigation);
 * Play -> ready table after reading the lobby for 5 s (Python starts behind it);
+* startup by the page's own clock (html[data-ready] and glue.js's mark pygames:ready) for
+  the lobby, a table and the bare Pyodide page: cold, warm from the HTTP cache, and warm
+  from the service worker (offline copy; ``--startup`` runs only this);
 * the longest main-thread task (Long Tasks API, which only sees tasks of 50 ms or more)
   and the longest main-thread gap (a 0 ms timer chain: catches tasks of any length, give
   or take 4 ms) during lobby boot (navigation until Python is ready), table boot
@@ -15,8 +18,8 @@ Prints, in one run:
 * link play between two Chromium contexts over WebRTC on loopback: invite opened → first
   state on the guest's screen, message round trip (median, p95), bytes per action.
 
-``python bench.py [--dist DIR] [--runs N] [--pages]`` runs it against any built ``dist/``
-(e.g. an older checkout's, to compare); ``--pages`` skips the playouts.
+``python bench.py [--dist DIR] [--runs N] [--pages] [--startup]`` runs it against any built
+``dist/`` (e.g. an older checkout's, to compare); ``--pages`` skips the playouts.
 """
 
 from __future__ import annotations
@@ -278,6 +281,7 @@ def bench_pages(dist: Path, runs: int, start_server_thread: Callable, flags: lis
             print(f"{label:<24} {_median(via_lobby):>10} {'':>10}")
             print(f"  (fresh context: the lobby is read for {LOBBY_READING_MS // 1000} s while "
                   "Python starts behind it, then Play is clicked; time from click to ready)")
+            bench_startup(browser, base, runs, failure, PlaywrightError)
             bench_main_thread(browser, new_page, base, runs, failure, PlaywrightError)
             bench_bot_moves(browser, new_page, base, runs, failure, PlaywrightError)
             browser.close()
@@ -286,6 +290,98 @@ def bench_pages(dist: Path, runs: int, start_server_thread: Callable, flags: lis
         server.server_close()
     if off_host:
         print(f"\nWARNING: {len(off_host)} request(s) left 127.0.0.1, e.g. {off_host[0]}")
+
+
+#: Installed before any page script: when html[data-ready] turned "true" (ms since the
+#: navigation started, the clock of performance marks).
+READY_PROBE = """
+(() => {
+  const root = document.documentElement;
+  const seen = () => {
+    if (root.dataset.ready === "true" && window.__readyAt === undefined) {
+      window.__readyAt = performance.now();
+    }
+  };
+  new MutationObserver(seen).observe(root, { attributes: true, attributeFilter: ["data-ready"] });
+  seen();
+})();
+"""
+#: (page ready, Python ready) in ms since navigation start; Python ready is glue.js's
+#: performance mark "pygames:ready" (None on a page without it, e.g. the bare page).
+READ_STARTUP = """() => {
+  const py = performance.getEntriesByName("pygames:ready")[0];
+  return [window.__readyAt, py ? py.startTime : null];
+}"""
+STARTUP_PAGES = [
+    ("lobby", "/index.html?lang=en", True),
+    ("table (kiriai vs bot)", "/play.html?game=kiriai&mode=bot&lang=en", True),
+    ("bare Pyodide", "/bench/bare.html", False),
+]
+OFFLINE_READY = 'html[data-offline="ready"]'
+
+
+def bench_startup(browser, base: str, runs: int, failure, PlaywrightError) -> None:
+    """Navigation -> ready, by the page's own clock: cold (fresh context), warm from the
+    HTTP cache (second navigation, service workers blocked) and warm from the service
+    worker (second navigation once it controls the page and its precache is complete)."""
+
+    def load(page, path: str, python: bool) -> tuple:
+        page.goto(base + path, wait_until="commit", timeout=TIMEOUT_MS)
+        page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
+        if python:
+            page.wait_for_function(
+                "() => performance.getEntriesByName('pygames:ready').length > 0",
+                timeout=TIMEOUT_MS)
+        ready, py = page.evaluate(READ_STARTUP)
+        return ready, py
+
+    print(f"\nStartup in Chromium, navigation -> ready (ms by the page's clock, median of "
+          f"{runs}): page = html[data-ready], Python = glue.js's mark pygames:ready")
+    print(f"{'page':<24} {'cold page':>10} {'Python':>8} {'HTTP-warm':>10} {'Python':>8} "
+          f"{'SW-warm':>9} {'Python':>8}")
+    for label, path, python in STARTUP_PAGES:
+        cols: dict[str, list] = {k: [] for k in ("cold", "cold_py", "http", "http_py",
+                                                 "sw", "sw_py")}
+        problems = []
+        for _ in range(runs):
+            try:
+                ctx = browser.new_context(service_workers="block")
+                ctx.add_init_script(READY_PROBE)
+                page = ctx.new_page()
+                r, py = load(page, path, python)
+                cols["cold"].append(r)
+                cols["cold_py"].append(py)
+                r, py = load(page, path, python)
+                cols["http"].append(r)
+                cols["http_py"].append(py)
+                ctx.close()
+                if not python:  # the bare page has no service worker
+                    continue
+                ctx = browser.new_context(service_workers="allow")
+                ctx.add_init_script(READY_PROBE)
+                page = ctx.new_page()
+                load(page, path, python)
+                page.wait_for_selector(OFFLINE_READY, state="attached", timeout=TIMEOUT_MS)
+                r, py = load(page, path, python)
+                assert page.evaluate("Boolean(navigator.serviceWorker.controller)")
+                cols["sw"].append(r)
+                cols["sw_py"].append(py)
+                ctx.close()
+            except PlaywrightError as e:
+                problems.append(failure(e))
+                break
+
+        def med(k: str, cols=cols) -> str:
+            xs = [x for x in cols[k] if isinstance(x, (int, float))]
+            return f"{statistics.median(xs):.0f}" if xs else "-"
+
+        print(f"{label:<24} {med('cold'):>10} {med('cold_py'):>8} {med('http'):>10} "
+              f"{med('http_py'):>8} {med('sw'):>9} {med('sw_py'):>8}", flush=True)
+        for problem in problems:
+            print(f"  problem: {label}: {problem}")
+    print("  (HTTP-warm: second navigation in the same context, service workers blocked;"
+          " SW-warm: second\n   navigation once the service worker controls the page;"
+          " the bare page has no service worker)")
 
 
 def bench_bot_moves(browser, new_page, base: str, runs: int, failure, PlaywrightError) -> None:
@@ -461,6 +557,26 @@ def bench_link(start_server_thread: Callable, dist: Path, flags: list[str],
         server.shutdown()
 
 
+def run_startup(dist: Path, runs: int, start_server_thread: Callable, flags: list[str]) -> int:
+    """Only the startup figures (``--startup``)."""
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import sync_playwright
+
+    def failure(e: Exception) -> str:
+        return "timeout" if "Timeout" in str(e) else f"error: {str(e).splitlines()[0][:60]}"
+
+    server, base = start_server_thread(0, dist, log_errors=False)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(**launch_args(flags))
+            bench_startup(browser, base, runs, failure, PlaywrightError)
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    return 0
+
+
 def run(dist: Path, budget: float, runs: int, start_server_thread: Callable,
         flags: list[str], pages_only: bool = False) -> int:
     for p in (str(ROOT / "web"), str(ROOT)):
@@ -481,7 +597,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--budget", type=float, default=2.0, help="seconds of playouts per game")
     ap.add_argument("--pages", action="store_true", help="page timings only")
+    ap.add_argument("--startup", action="store_true",
+                    help="startup only: cold, HTTP-warm and service-worker-warm loads")
     args = ap.parse_args(argv)
+    if args.startup:
+        return run_startup(args.dist, args.runs, build.start_server_thread, build.CHROMIUM_FLAGS)
     return run(args.dist, args.budget, args.runs, build.start_server_thread,
                build.CHROMIUM_FLAGS, pages_only=args.pages)
 

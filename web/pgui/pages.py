@@ -26,11 +26,14 @@ def head(title: str, description: str = "") -> str:
 <title>{title}</title>{meta}
 <link rel="icon" href="./favicon.svg" type="image/svg+xml">
 <link rel="manifest" href="./manifest.webmanifest">
+<link rel="apple-touch-icon" href="./icons/icon-192.png">
+<meta name="theme-color" content="#1f1d1a">
 <link rel="stylesheet" href="./pyscript/core.css">
 <link rel="stylesheet" href="./app.css">
 <script src="./boot.js"></script>
 <script src="./peer.js" defer></script>
 <script src="./glue.js" defer></script>
+<script src="./offline.js" defer></script>
 <script type="module" src="./pyscript/core.js"></script>"""
 
 
