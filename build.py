@@ -286,7 +286,7 @@ def pyscript_config(wheel: Path) -> dict:
     }
 
 
-GENERATED = ("index.html", "play.html", "embed.html", "pyscript.json")
+GENERATED = ("index.html", "play.html", "embed.html", "pyscript.json", "sw.js", "precache.json")
 
 
 def copy_app(wheel: Path) -> int:
@@ -314,6 +314,40 @@ def copy_app(wheel: Path) -> int:
     return changed
 
 
+#: What the service worker does not precache: itself, its list, the benchmark's pages and
+#: the build's own stamps (every other file of dist/ is the app's, offline included).
+PRECACHE_SKIP = ("sw.js", "precache.json", "bench/", "wheels/.", "icons/make_icons.py")
+
+
+def precache_files(dist_dir: Path | str = DIST) -> dict[str, str]:
+    """{path in dist/: sha256 prefix} of every file the service worker precaches."""
+    out = {}
+    for rel, path in _tree_files(Path(dist_dir)).items():
+        if not rel.startswith(PRECACHE_SKIP) and not rel.startswith("."):
+            out[rel] = _sha256(path)[:16]
+    return out
+
+
+def write_precache(dist_dir: Path | str = DIST) -> str:
+    """Write dist/precache.json ({version, files}) and dist/sw.js (web/sw.js with that
+    version in it) from what ``dist_dir`` holds now; returns the version. Any change to a
+    listed file, or to web/sw.js, gives a new version and so new service-worker bytes."""
+    dist_dir = Path(dist_dir)
+    files = precache_files(dist_dir)
+    template = (WEB / "sw.js").read_text(encoding="utf-8")
+    h = hashlib.sha256(template.encode())
+    for rel in sorted(files):
+        h.update(f"{rel}\0{files[rel]}\n".encode())
+    version = h.hexdigest()[:16]
+    marker = '"__PRECACHE_VERSION__"'
+    if marker not in template:
+        raise BuildError(f"web/sw.js lacks {marker}")
+    listing = json.dumps({"version": version, "files": files}, indent=1, sort_keys=True)
+    _write_if_changed(dist_dir / "precache.json", listing + "\n")
+    _write_if_changed(dist_dir / "sw.js", template.replace(marker, json.dumps(version), 1))
+    return version
+
+
 def _write_if_changed(path: Path, text: str) -> bool:
     if path.exists() and path.read_text(encoding="utf-8") == text:
         return False
@@ -339,6 +373,7 @@ def build(quiet: bool = False) -> Path:
     wheel = build_wheel()
     fetch_runtime_wheels()
     copy_app(wheel)
+    write_precache(DIST)  # last: it lists and hashes the finished dist/
     if not quiet:
         app = _size(DIST) - sum(_size(DIST / d) for d in RUNTIME_DIRS)
         log(
