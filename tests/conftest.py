@@ -12,13 +12,25 @@ Fixtures provided here:
   disables the HTTP cache of a context that has routes.
 - Tests that use a Playwright fixture get the ``browser`` marker, so ``-m "not browser"``
   runs the engine tests only. Default Playwright timeouts are 60 s.
+- Safe under pytest-xdist (``python build.py test`` runs ``-n 2``): each worker serves dist/
+  on its own port with its own link-play relay, and only one process at a time builds a
+  missing dist/. A test marked ``alone``, or one that calls ``long_tasks`` (it times the
+  page's main-thread tasks), runs while no other worker runs a test.
+
+Helpers for browser tests (``from conftest import click_cmd``):
+
+- ``click_cmd(page, cmd, timeout)``: click the enabled ``#app`` button with that
+  ``data-cmd``; False if it was not there to click in time.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import importlib.util
 import os
 import sys
+import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -42,11 +54,12 @@ BROWSER_FIXTURES = {
 }
 
 try:  # Playwright is only needed for browser tests
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
     from playwright.sync_api import expect
 
     expect.set_options(timeout=TIMEOUT_MS)
 except ImportError:  # pragma: no cover
-    pass
+    PlaywrightTimeoutError = TimeoutError
 
 
 def _load_build_module():
@@ -80,15 +93,96 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
+        code = getattr(getattr(item, "function", None), "__code__", None)
+        if code is not None and "long_tasks" in code.co_names:
+            item.add_marker(pytest.mark.alone)
+
+
+# --------------------------------------------------------------------------- xdist
+# Tests marked ``alone`` measure time (a 200 ms limit on main-thread tasks): under xdist
+# each one waits for the other workers' current tests and holds them off until it is done.
+# Every test takes a shared flock on one file, an ``alone`` test an exclusive one; a second
+# file, held while waiting, makes the waiting ``alone`` test go next (no starvation).
+
+
+def _lock_paths(uid: str) -> tuple[Path, Path]:
+    base = Path(tempfile.gettempdir()) / f"pygames-xdist-{uid}"
+    return base.with_suffix(".turn"), base.with_suffix(".lock")
+
+
+def pytest_configure(config):
+    # The controller picks the run's id (xdist passes it to the workers) to name the locks.
+    if not hasattr(config, "workerinput") and getattr(config.option, "numprocesses", None):
+        if getattr(config.option, "testrunuid", "") is None:
+            import uuid
+
+            config.option.testrunuid = uuid.uuid4().hex
+    config.addinivalue_line(
+        "markers", "alone: runs while no other xdist worker runs a test (timing)"
+    )
+
+
+def pytest_unconfigure(config):
+    uid = getattr(config.option, "testrunuid", None)
+    if uid and not hasattr(config, "workerinput"):
+        for path in _lock_paths(uid):
+            path.unlink(missing_ok=True)
+
+
+_worker_locks: list = []
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    workerinput = getattr(item.config, "workerinput", None)
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: no lock
+        fcntl = None
+    if fcntl is None or not workerinput or workerinput.get("workercount", 1) < 2:
+        return (yield)
+    if not _worker_locks:
+        _worker_locks.extend(open(p, "a") for p in _lock_paths(workerinput["testrunuid"]))
+    turn, lock = _worker_locks
+    alone = item.get_closest_marker("alone") is not None
+    fcntl.flock(turn, fcntl.LOCK_EX)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+    finally:
+        fcntl.flock(turn, fcntl.LOCK_UN)
+    try:
+        return (yield)
+    finally:
+        fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 # --------------------------------------------------------------------------- server
 
 
+@contextlib.contextmanager
+def _build_lock():
+    """One process at a time (xdist workers, parallel runs of this checkout) builds dist/."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows: no lock
+        yield
+        return
+    tag = hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]
+    path = Path(tempfile.gettempdir()) / f"pygames-build-{tag}.lock"
+    with open(path, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
 @pytest.fixture(scope="session")
 def server_url():
     if not (build_module.DIST / "index.html").is_file():
-        build_module.build()
+        with _build_lock():
+            if not (build_module.DIST / "index.html").is_file():
+                build_module.build()
     server, url = build_module.start_server_thread(0, build_module.DIST)
     yield url
     server.shutdown()
@@ -118,6 +212,19 @@ def browser_type_launch_args(browser_type_launch_args):
         extra.insert(0, "--headless")
     args["args"] = [*args.get("args", []), *extra]
     return args
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def click_cmd(page, cmd: str, timeout: int = 3_000) -> bool:
+    """Click the enabled ``#app`` button whose ``data-cmd`` is ``cmd``; False on timeout."""
+    try:
+        page.locator(f'#app button[data-cmd="{cmd}"]:not([disabled])').first.click(
+            timeout=timeout)
+        return True
+    except PlaywrightTimeoutError:  # re-rendered under the pointer (playback): look again
+        return False
 
 
 # --------------------------------------------------------------------------- hygiene

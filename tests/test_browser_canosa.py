@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 import re
 
+from conftest import click_cmd
 from playwright.sync_api import Page, expect
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 READY = 'html[data-ready="true"]'
 TABLE = ".canosa[data-rows]"
@@ -32,15 +32,6 @@ def snapshot(page: Page) -> dict:
             acts: on(".canosa button[data-cmd^='act:']"),
             cmds: on("button[data-cmd]:not([disabled])")};
     }""")
-
-
-def click_cmd(page: Page, cmd: str, timeout: int = 3_000) -> bool:
-    try:
-        page.locator(f'#app button[data-cmd="{cmd}"]:not([disabled])').first.click(
-            timeout=timeout)
-        return True
-    except PlaywrightTimeoutError:  # re-rendered under the pointer (playback): look again
-        return False
 
 
 def test_whole_game_vs_bot_from_the_lobby_by_clicking_squares(page: Page):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 
+from conftest import click_cmd
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -42,15 +43,6 @@ def snapshot(page: Page) -> dict:
             cmds: [...app.querySelectorAll("button[data-cmd]:not([disabled])")]
                 .map(e => e.dataset.cmd)};
     }""")
-
-
-def click_cmd(page: Page, cmd: str, timeout: int = 3_000) -> bool:
-    try:
-        page.locator(f'#app button[data-cmd="{cmd}"]:not([disabled])').first.click(
-            timeout=timeout)
-        return True
-    except PlaywrightTimeoutError:  # re-rendered under the pointer (playback): look again
-        return False
 
 
 def test_whole_match_vs_bot_in_japanese_answering_ability_prompts(page: Page):
