@@ -118,6 +118,8 @@ _RING_LISTS = {"".join(map(str, rings)): list(rings) for n in range(MAX_RINGS + 
                for rings in product((0, 1), repeat=n)}
 
 BOARDS_FILE = "canosa_boards.json"
+#: A sailor's possible steps (row, column): up, left, right, down.
+_DIRS = ((-1, 0), (0, -1), (0, 1), (1, 0))
 
 
 # -- layouts (data) ---------------------------------------------------------------------
@@ -334,6 +336,26 @@ class _Geometry:
         self.fast = (self.bit, self.bit_index, self.n8mask, self.n8freemask, self.stepmask,
                      self.s_by_mask, self.g_by_mask, self.t_by_mask, self.m_by_mask,
                      self.islands)
+        #: For the fast path's random draw (:meth:`_FastCanosaState.random_action_fast`),
+        #: per player, everything it reads in one tuple. A sailor move is a bit of a
+        #: 4-lane mask, lane d (``_DIRS``) at bit ``d * n`` holding the target squares:
+        #: ``stepdir`` are the sailors with a step that way, ``lanes`` the shifts that put
+        #: each one's target in its lane (negative: to the right), ``moveflat`` the move
+        #: string per lane bit (None where no step ends) and ``rep`` copies an n-bit mask
+        #: into the 4 lanes.
+        rc = self.rc
+        stepdir = tuple(tuple(_mask(a for a in range(n) for b in self.steps[p][a]
+                                    if (rc[b][0] - rc[a][0], rc[b][1] - rc[a][1]) == d)
+                              for d in _DIRS) for p in (GOLD, SILVER))
+        lanes = tuple(d * n + dr * cols + dc for d, (dr, dc) in enumerate(_DIRS))
+        assert lanes[0] < 0 < lanes[1] < lanes[2] < lanes[3]
+        moveflat = tuple(self.M.get((b - dr * cols - dc, b)) for dr, dc in _DIRS
+                         for b in range(n))
+        rep = sum(1 << d * n for d in range(len(_DIRS)))
+        self.draw = tuple((self.bit, self.n8mask, self.n8freemask, self.islands[p],
+                           self.islands[1 - p], self.S, self.X, self.G, self.T,
+                           *stepdir[p], -lanes[0], lanes[1], lanes[2], lanes[3], rep,
+                           moveflat) for p in (GOLD, SILVER))
 
     def sq(self, i: int) -> list[int]:
         r, c = self.rc[i]
@@ -1111,6 +1133,14 @@ class CanosaState(State):
         self._check_trapped(True)
 
 
+def _nth_bit(mask: int, k: int) -> int:
+    """The index of the ``k``-th lowest set bit of ``mask`` (from 0)."""
+    while k:
+        mask &= mask - 1
+        k -= 1
+    return (mask & -mask).bit_length() - 1
+
+
 class _FastCanosaState(CanosaState):
     """A copy for search (:meth:`CanosaState.clone_fast`): the same fields, plus bit masks
     of the board kept up to date by its :meth:`_do` (square ``i`` is the bit ``1 << i``):
@@ -1194,6 +1224,54 @@ class _FastCanosaState(CanosaState):
                         part = tables[a][m] = [act for b, act in g.smoves[p][a] if m & bit[b]]
                     out += part
         return out
+
+    def random_action_fast(self, player: int, rng: Any) -> str:
+        """One of ``legal_actions(player)``, each equally likely, drawn from counts of the
+        masks without making the list: each kind of action (siren moves, the attack,
+        gives, takes, sailor moves) is a set of bits, one number picks a kind and the bit
+        within it (:meth:`_fast_legal`'s rules, from the same masks). Where that asks the
+        rules code (a placement, N6 may refuse) the list is made and one drawn from it."""
+        p = player
+        if self.placing is None and p == self.player and not self.over:
+            (bit, n8mask, n8freemask, island, their_island, S, X, G, T, up, left, right,
+             down, sh_up, sh_left, sh_right, sh_down, rep, moveflat) = self._geo.draw[p]
+            sirens = self.sirens
+            s, o = sirens[p], sirens[1 - p]
+            occ = self._occ
+            bo = bit[o]
+            free = n8freemask[s] & ~(occ | bo)
+            if self.actions_left < 2 or (free & (free - 1) and s != island):
+                rings = self.rings
+                mine = rings[p]
+                near = n8mask[s]
+                n_s = free.bit_count()
+                n_x = 1 if (mine > rings[1 - p] and near & bo and o != their_island
+                            and n8freemask[o] & ~occ) else 0
+                ctrl = self._ctrl[p]
+                gives = near & occ & ~self._full if mine else 0
+                takes = near & ctrl if mine < MAX_RINGS else 0
+                moves = (((ctrl & up) >> sh_up | (ctrl & left) << sh_left
+                          | (ctrl & right) << sh_right | (ctrl & down) << sh_down)
+                         & ~((occ | bit[s] | bo) * rep)) if ctrl else 0
+                n_g = gives.bit_count()
+                n_t = takes.bit_count()
+                total = n_s + n_x + n_g + n_t + moves.bit_count()
+                if total:
+                    k = int(rng.random() * total)
+                    if k < n_s:
+                        return S[_nth_bit(free, k)]
+                    k -= n_s
+                    if k < n_x:
+                        return X[o]
+                    k -= n_x
+                    if k < n_g:
+                        return G[_nth_bit(gives, k)]
+                    k -= n_g
+                    if k < n_t:
+                        return T[_nth_bit(takes, k)]
+                    return moveflat[_nth_bit(moves, k - n_t)]  # type: ignore[return-value]
+        legal = self.legal_actions(p)
+        return legal[int(rng.random() * len(legal))]
 
     def _end_turn(self, p: int, events: list | None) -> None:
         """:meth:`CanosaState._end_turn` and its trapped check, from the masks."""

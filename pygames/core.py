@@ -396,6 +396,14 @@ class State(ABC):
         events and the record may be skipped. Anything else is undefined."""
         self.apply(player, action)
 
+    def random_action_fast(self, player: int, rng: Any) -> str:
+        """One of ``legal_actions(player)`` drawn at random with ``rng`` (a seeded
+        :class:`random.Random`: its ``random()`` only), each equally likely: a search
+        playout's move. Games may draw it without making the list, from exactly the same
+        set; by default the list's ``int(rng.random() * len)``-th action."""
+        legal = self.legal_actions(player)
+        return legal[int(rng.random() * len(legal))]
+
     def estimate(self) -> list[float]:
         """Each seat's chance of winning from here, judged without playing on (a search
         playout cut short after ``Game.playout_depth`` actions). By default a draw."""

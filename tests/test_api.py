@@ -293,6 +293,35 @@ def test_the_fast_path_gives_the_same_states_as_the_public_protocol(gid, opts, p
         assert _public(fast) == _public(state)
 
 
+class _Numbers:
+    """A stand-in for random.Random whose ``random()`` gives the numbers handed to it."""
+
+    def __init__(self, *numbers: float) -> None:
+        self._numbers = iter(numbers)
+
+    def random(self) -> float:
+        return next(self._numbers)
+
+
+@pytest.mark.parametrize(("gid", "opts", "players"), list(all_cases()))
+def test_the_fast_random_action_draws_each_legal_action_equally_often(gid, opts, players):
+    """random_action_fast (search's playout move) maps the n equal parts of [0, 1) one to
+    one onto legal_actions: every legal action is drawn, nothing else, each equally
+    likely. From every point of random games played by it and the fast path."""
+    game = pygames.get_game(gid)
+    for seed in range(FAST_PATH_SEEDS.get(gid, 100) // 2):
+        world = game.new_game(seed=seed, players=players, options=opts).clone_fast()
+        rng = random.Random(seed)
+        while not world.is_over():
+            p = rng.choice(world.to_move())
+            legal = world.legal_actions(p)
+            n = len(legal)
+            drawn = [world.clone_fast().random_action_fast(p, _Numbers((i + 0.5) / n))
+                     for i in range(n)]
+            assert sorted(drawn) == sorted(legal)
+            world.apply_fast(p, world.random_action_fast(p, rng))
+
+
 @pytest.mark.parametrize(("gid", "opts", "players"), list(all_cases()))
 def test_a_determinised_state_agrees_with_everything_the_seat_saw(gid, opts, players):
     """determinize(seat, view, events) gives that seat the very view and legal actions it
