@@ -517,7 +517,13 @@ def _child_env(chromium: str) -> dict[str, str]:
     return env
 
 
-def run_tests(pytest_args: list[str]) -> int:
+def run_tests(pytest_args: list[str], processes: int = 2) -> int:
+    """ruff, build, then pytest on ``processes`` pytest-xdist workers (``-n``).
+
+    Two suits a 2-core machine: the engine tests keep one core busy while a browser test
+    waits on Chromium. Arguments that choose their own ``-n``/``--numprocesses``, turn
+    xdist off (``-p no:xdist``) or debug (``--pdb``, ``--trace``) run as given.
+    """
     py = ensure_venv()
     log("ruff check .")
     if subprocess.run([str(py), "-m", "ruff", "check", "."], cwd=ROOT).returncode != 0:
@@ -525,6 +531,16 @@ def run_tests(pytest_args: list[str]) -> int:
         return 1
     build()
     chromium = require_chromium(py)
+    args = [*os.environ.get("PYTEST_ADDOPTS", "").split(), *pytest_args]
+    own = any(
+        a in ("-n", "--numprocesses", "--pdb", "--trace")
+        or a.startswith("--numprocesses=")
+        or (a.startswith("-n") and not a.startswith("--"))
+        or a.endswith("no:xdist")
+        for a in args
+    )
+    if processes > 1 and not own:
+        pytest_args = ["-n", str(processes), *pytest_args]
     cmd = [str(py), "-m", "pytest", *pytest_args]
     log(" ".join(["pytest", *pytest_args]))
     rc = subprocess.run(cmd, cwd=ROOT, env=_child_env(chromium)).returncode
