@@ -165,7 +165,7 @@ def test_an_embed_in_another_sites_iframe_still_works(new_context, site, workers
         frame = page.frame_locator("iframe")
         frame.locator(READY).wait_for(state="attached", timeout=120_000)
         expect(frame.locator("#app")).to_be_visible()
-        inner = next(f for f in page.frames if f.url.startswith(base))
+        inner = next(f for f in page.frames if f.url.startswith(f"{base}/"))
         inner.wait_for_function("() => document.documentElement.dataset.offline",
                                 timeout=60_000)
         expected = "ready" if workers == "allow" else "unavailable"
