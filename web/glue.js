@@ -195,6 +195,7 @@
   }
 
   function show(r) {
+    keepLocal(r);
     linkPlay(r);
     render(r);
     schedule(r);
@@ -207,7 +208,7 @@
   var pending = null;
 
   function showSoon(r) {
-    if (pressed) { pending = r; return; }
+    if (pressed) { keepLocal(r); pending = r; return; }
     show(r);
   }
 
@@ -236,6 +237,50 @@
         report(err);
       });
     }, 0);
+  }
+
+  // Local games (bot, pass and play) are kept in this browser after every action
+  // (pgui/saved.py): the worker says what to write (r.local.text, only when the game
+  // changed); the address then names the game (&resume=<id>) so a reload reopens it. A
+  // browser that will not store it gets one notice, and play goes on unsaved.
+  var kept = {};  // ids of the saved games this page wrote or read
+  var noticeShown = false;
+
+  function keepLocal(r) {
+    var l = r.local;
+    if (!l) return;
+    if (l.text) {
+      try {
+        localStorage.setItem(l.key, l.text);
+        kept[l.id] = true;
+      } catch (e) {
+        storageNotice(l);
+      }
+    }
+    var params = new URLSearchParams(location.search);
+    if (kept[l.id]) params.set("resume", l.id);
+    else params.delete("resume");
+    var search = "?" + params.toString();
+    if (search !== location.search && /play\.html$/.test(location.pathname)) {
+      history.replaceState(history.state, "", location.pathname + search + location.hash);
+    }
+  }
+
+  function storageNotice(l) {
+    if (noticeShown) return;
+    noticeShown = true;
+    var box = document.createElement("div");
+    box.className = "save-notice";
+    box.setAttribute("role", "status");
+    app.parentNode.insertBefore(box, app);  // above the table, covering nothing
+    var text = document.createElement("p");
+    var close = document.createElement("button");
+    close.type = "button";
+    close.textContent = l.close;
+    close.addEventListener("click", function () { box.remove(); });
+    text.textContent = l.failed;
+    box.appendChild(text);
+    box.appendChild(close);
   }
 
   // Link play (peer.js): the worker's session says what to send, what to keep in storage
@@ -387,6 +432,11 @@
     var stored = "";
     if (role && room) {
       try { stored = localStorage.getItem("pygames.link." + room + "." + role) || ""; } catch (e) { /* blocked */ }
+    }
+    var resume = new URLSearchParams(query).get("resume");
+    if (!role && resume) {  // a saved local game (pgui/saved.py)
+      try { stored = localStorage.getItem("pygames.saved." + resume) || ""; } catch (e) { /* blocked */ }
+      if (stored) kept[resume] = true;
     }
     return { fragment: fragment, stored: stored };
   }

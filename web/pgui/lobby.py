@@ -9,6 +9,7 @@ table in this same page, without a second start.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pygames
@@ -87,6 +88,150 @@ def _planned_card(gid: str, names: dict[str, str]) -> str:
             f'<p class="soon">{both("coming_soon")}</p></article>')
 
 
+def _saved_games() -> str:
+    """The games kept in this browser (:mod:`pgui.saved`): the section is empty and hidden
+    at build time; ``SAVED_SCRIPT`` lists them from storage, with the words it needs (both
+    languages) in ``data-labels``."""
+    from . import saved
+
+    keys = ("saved_in_progress", "saved_finished", "saved_moves", "saved_continue",
+            "saved_replay", "saved_delete", "saved_deleted")
+    labels: dict[str, Any] = {key: {lang: t(key, lang) for lang in LANGS} for key in keys}
+    labels["names"] = {gid: pygames.get_game(gid).names for gid in pygames.game_ids()}
+    labels["modes"] = {m: {lang: t(f"mode_{m}", lang) for lang in LANGS}
+                       for m in ("bot", "hotseat")}
+    labels["levels"] = {lv: {lang: t(f"level_{lv}", lang) for lang in LANGS} for lv in LEVELS}
+    data = esc(json.dumps(labels, ensure_ascii=False, separators=(",", ":")))
+    return (f'<section id="saved-games" class="saved-games" aria-labelledby="saved-title" '
+            f'data-prefix="{esc(saved.PREFIX)}" data-labels="{data}" hidden>'
+            f'<h2 class="section" id="saved-title" tabindex="-1">{both("saved_games")}</h2>'
+            f'<ul class="saved-list"></ul>'
+            f'<p class="note">{both("saved_note")} <span id="saved-status" role="status"></span>'
+            f'</p></section>')
+
+
+#: Lists the saved games (newest first) with Continue or Replay, and Delete; an entry it
+#: cannot read is skipped (a console warning), and blocked storage lists nothing.
+SAVED_SCRIPT = """
+(function () {
+  var section = document.getElementById("saved-games");
+  if (!section) return;
+  var L = JSON.parse(section.getAttribute("data-labels"));
+  var prefix = section.getAttribute("data-prefix");
+  var list = section.querySelector(".saved-list");
+  var status = document.getElementById("saved-status");
+  function bi(texts, n) {  // both languages, like the rest of the lobby
+    var frag = document.createDocumentFragment();
+    ["en", "ja"].forEach(function (lang) {
+      var s = document.createElement("span");
+      s.lang = lang;
+      s.className = "l-" + lang;
+      s.textContent = String(texts[lang]).replace("{n}", n);
+      frag.appendChild(s);
+    });
+    return frag;
+  }
+  function games() {
+    var out = [];
+    try {
+      for (var i = 0; i < localStorage.length; i++) {
+        var key = localStorage.key(i);
+        if (!key || key.indexOf(prefix) !== 0) continue;
+        var g = null;
+        try { g = JSON.parse(localStorage.getItem(key)); } catch (e) { g = null; }
+        if (g && g.kind === "pygames.saved" && prefix + g.id === key && L.names[g.game] &&
+            L.modes[g.mode] && typeof g.updated === "number") out.push(g);
+        else console.warn("pygames: skipped a saved game that cannot be read: " + key);
+      }
+    } catch (e) { return []; }  // storage blocked: nothing to list
+    out.sort(function (a, b) { return b.updated - a.updated; });
+    return out;
+  }
+  function text(parent, s) { parent.appendChild(document.createTextNode(s)); }
+  function action(tag, label, cls) {
+    var b = document.createElement(tag);
+    if (tag === "button") b.type = "button";
+    b.className = cls;
+    b.appendChild(bi(label));
+    return b;
+  }
+  function row(g) {
+    var li = document.createElement("li");
+    li.dataset.saved = g.id;
+    var what = document.createElement("span");
+    what.className = "what";
+    what.id = "saved-" + g.id;
+    var name = document.createElement("b");
+    name.appendChild(bi(L.names[g.game]));
+    what.appendChild(name);
+    text(what, " · ");
+    what.appendChild(bi(L.modes[g.mode]));
+    if (g.mode === "bot" && L.levels[g.level]) {
+      text(what, " (");
+      what.appendChild(bi(L.levels[g.level]));
+      text(what, ")");
+    }
+    text(what, " · ");
+    what.appendChild(bi(g.over ? L.saved_finished : L.saved_in_progress));
+    text(what, " · ");
+    what.appendChild(bi(L.saved_moves, Number(g.moves) || 0));
+    text(what, " · ");
+    var date = new Date(g.updated);
+    var when = document.createElement("time");
+    when.dateTime = date.toISOString();
+    when.appendChild(bi({ en: date.toLocaleString("en"), ja: date.toLocaleString("ja") }));
+    what.appendChild(when);
+    var go;
+    if (g.over && g.replay) {
+      go = action("a", L.saved_replay, "button");
+      go.href = "./play.html?" + new URLSearchParams(
+        { mode: "replay", record: g.replay, perspective: "open" }).toString();
+    } else {
+      go = action("a", L.saved_continue, "button primary");
+      var q = { game: g.game, mode: g.mode, resume: g.id };
+      if (g.level) q.bot = g.level;
+      go.href = "./play.html?" + new URLSearchParams(q).toString();
+    }
+    go.setAttribute("aria-describedby", what.id);
+    go.addEventListener("click", function (e) {  // like Play: in this page, Python is here
+      if (!window.pygamesWait) return;
+      e.preventDefault();
+      document.documentElement.dataset.ready = "false";
+      document.getElementById("lobby").hidden = true;
+      window.pygamesWait(go.search.slice(1));
+    });
+    var del = action("button", L.saved_delete, "delete");
+    del.setAttribute("aria-describedby", what.id);
+    del.addEventListener("click", function () { remove(g, li); });
+    var buttons = document.createElement("span");
+    buttons.className = "buttons";
+    buttons.appendChild(go);
+    buttons.appendChild(del);
+    li.appendChild(what);
+    li.appendChild(buttons);
+    return li;
+  }
+  function remove(g, li) {
+    try { localStorage.removeItem(prefix + g.id); } catch (e) { /* blocked */ }
+    var next = li.nextElementSibling || li.previousElementSibling;
+    li.remove();
+    status.textContent = "";
+    status.appendChild(bi(L.saved_deleted));
+    if (next) next.querySelector("a, button").focus();
+    else document.getElementById("saved-title").focus();
+  }
+  function render() {
+    var all = games();
+    list.textContent = "";
+    all.forEach(function (g) { list.appendChild(row(g)); });
+    if (all.length) section.hidden = false;
+  }
+  render();
+  addEventListener("pageshow", function (e) { if (e.persisted) render(); });
+})();
+"""
+
+
 LOBBY_SCRIPT = """
 (function () {
   var root = document.documentElement;
@@ -138,6 +283,7 @@ def render_lobby() -> str:
 <button type="button" id="lang-toggle" class="lang">{toggle}</button></header>
 <main class="lobby-main">
 <p class="tagline">{both("tagline")}</p>
+{_saved_games()}
 <h2 class="section">{both("choose_game")}</h2>
 <div class="games">{games}{planned}</div>
 <p class="note">{both("offline_note")} {both("loading_hint")}</p>
@@ -146,6 +292,7 @@ def render_lobby() -> str:
 </div>
 {python_shell(loading_hidden=True)}
 <script>{LOBBY_SCRIPT}</script>
+<script>{SAVED_SCRIPT}</script>
 </body>
 </html>
 """

@@ -12,7 +12,9 @@ gives a small JSON-able result back:
   the next reveal step when the page's timer says so.
 
 Each returns :meth:`Session.result`: ``{html, animating, over, lang, title, delay,
-thinking}`` (``thinking``: a bot is thinking, call :meth:`Session.think` soon), or
+thinking, local}`` (``thinking``: a bot is thinking, call :meth:`Session.think` soon;
+``local``: what to keep in storage for a local game, :mod:`pgui.saved`; a query with
+``resume=<id>`` reopens that saved game, which the page passes as ``stored``), or
 ``{error, lang}`` for a table link that names no such game, mode or option.
 
 >>> s = Session()
@@ -32,10 +34,11 @@ from urllib.parse import parse_qsl
 import pygames
 from pygames.bots import LEVELS
 
+from . import saved
 from .i18n import pick_lang, t
 from .link import LinkTable, sdp_mac
 from .replay import ReplayTable
-from .table import Table
+from .table import MODES, Table
 
 DEFAULT_SPEED = 900
 
@@ -184,12 +187,18 @@ class Session:
 
     def __init__(self) -> None:
         self.table: Table | None = None
+        #: The local game being saved: ``{id, created, seed, mark}`` (:mod:`pgui.saved`).
+        self.local: dict[str, Any] | None = None
 
     def open(self, query: str, *, saved_lang: str | None = None,
              nav_lang: str | None = None, seed: int | None = None, fragment: str = "",
              stored: str = "", page: str = "") -> dict[str, Any]:
         """Start the table a query names; a bad link gets a readable, translated error."""
+        self.local = None
+        params = parse_query(query)
         try:
+            if params.get("resume") and (params.get("mode") or "bot") in MODES:
+                return self._resume(query, params, saved_lang, nav_lang, seed, stored, page)
             self.table = make_table(query, saved_lang=saved_lang, nav_lang=nav_lang, seed=seed,
                                     fragment=fragment, stored=stored, page=page)
         except (ValueError, KeyError) as exc:
@@ -200,6 +209,58 @@ class Session:
             detail = str(exc).strip("'\"")  # KeyError quotes its message
             return {"error": f"{t('bad_link', lang)}\n({detail})", "lang": lang}
         return self.result()
+
+    def _resume(self, query: str, params: dict[str, str], saved_lang: str | None,
+                nav_lang: str | None, seed: int | None, stored: str,
+                page: str) -> dict[str, Any]:
+        """``resume=<id>``: the saved game the page read from its storage (``stored``), where
+        it was; if it is gone or cannot be read, a new game of the query, saying so."""
+        note = ""
+        if stored:
+            try:
+                env = saved.loads(stored)
+                if env["id"] != params["resume"]:
+                    raise saved.SavedError("format", "another game's id")
+                lang = pick_lang(params.get("lang"), saved_lang, env.get("lang"),
+                                 nav_lang or "en")
+                table = saved.resume_table(env, lang=lang, speed=_number(params.get("speed")),
+                                           slices=True)
+            except saved.SavedError as exc:
+                note = exc.message(query_lang(params, saved_lang, nav_lang))
+            else:
+                table.page = page
+                self.table = table
+                self.local = {"id": env["id"], "created": env.get("created") or saved.now_ms(),
+                              "seed": table.seed, "mark": self._mark(table)}
+                return self.result()
+        else:
+            note = t("saved_missing", query_lang(params, saved_lang, nav_lang))
+        self.table = make_table(query, saved_lang=saved_lang, nav_lang=nav_lang, seed=seed,
+                                page=page)
+        self.table.message = note
+        return self.result()
+
+    @staticmethod
+    def _mark(table: Table) -> tuple[Any, ...]:
+        return (table.seed, len(table.played), bool(table.over), table.lang)
+
+    def _local(self, table: Table) -> dict[str, Any] | None:
+        """What the page should store for a local game (:mod:`pgui.saved`): the envelope
+        when the game changed since the last result, else ``text: None``."""
+        if not saved.saveable(table):
+            self.local = None
+            return None
+        local = self.local
+        if local is None or local["seed"] != table.seed:  # a new game (or a rematch)
+            local = self.local = {"id": saved.new_id(), "created": saved.now_ms(),
+                                  "seed": table.seed, "mark": None}
+        text = None
+        mark = self._mark(table)
+        if mark != local["mark"] and table.played:
+            text = saved.dumps(saved.envelope(table, local["id"], local["created"]))
+            local["mark"] = mark
+        return {"id": local["id"], "key": saved.PREFIX + local["id"], "text": text,
+                "failed": t("saved_failed", table.lang), "close": t("saved_close", table.lang)}
 
     def command(self, cmd: str) -> dict[str, Any]:
         """A click on ``[data-cmd=cmd]``."""
@@ -260,6 +321,7 @@ class Session:
             "changed": True,
             "bot": table.bot_move,
         }
+        out["local"] = self._local(table)
         if isinstance(table, LinkTable):
             saved = table.save()
             out["peer"] = table.peer_info()

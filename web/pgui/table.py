@@ -316,6 +316,20 @@ class Table:
         self.since = None
         self.before = None
 
+    def resume(self, actions: list[list[Any]]) -> None:
+        """Play on from a saved game (:mod:`pgui.saved`): replay its ``[player, action]``
+        pairs (the bots' too) from this table's deal, then let the bots think if they are
+        to move. The screen shows the position at once (no playback)."""
+        self.state, self.played, self.thinking = self._fresh(), [], {}
+        for p, action in actions:
+            self._play(p, action)
+        self.sel = self.ui.new_selection()
+        self.before = self.since = None
+        self.active = self.handover = None
+        self._after_change()
+        self.shown = self._count()
+        self._next_handover()
+
     def load(self, make: Callable[[], Any]) -> None:
         """Play on from a hand-set position: ``make()`` returns a new state (tests,
         puzzles); undo replays from another ``make()``. The bots act if they are to move."""

@@ -1,0 +1,216 @@
+"""No local game is lost on reload (pgui.saved, glue.js), in a real Chromium.
+
+For every game: a game against the bot, played by clicks, reloads where it was (the same
+log, the same moves and buttons); the lobby lists it; Continue reopens it. Saved games of
+an earlier build (the fixtures) are listed newest first, a finished one's Replay opens the
+replay viewer, Delete removes them. A browser whose storage throws tells the player once,
+and play goes on. The record (with the deal) is read from localStorage by the test only:
+the page never puts it in its HTML (unless the game hides nothing).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+from pgui import ui_module
+from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from saved_fixtures import FIXTURES
+from test_browser_a11y import axe_problems
+
+import pygames
+
+READY = 'html[data-ready="true"]'
+NOT_PLAY = ("lang:", "rematch", "dismiss", "skip", "undo")
+EXTRA = {"canosa": "&layout=small"}
+
+
+def saved_games(page: Page) -> dict:
+    """Every saved game's envelope in this browser, by id."""
+    return page.evaluate("""() => {
+        const out = {};
+        for (const k of Object.keys(localStorage)) {
+            if (!k.startsWith("pygames.saved.")) continue;
+            try { const g = JSON.parse(localStorage.getItem(k)); out[g.id] = g; } catch (e) {}
+        }
+        return out;
+    }""")
+
+
+def settle(page: Page) -> None:
+    """Wait until nothing moves: no playback, no click on its way, no bot thinking."""
+    page.wait_for_selector('#app[data-animating="false"]')
+    page.wait_for_function("() => !document.querySelector('#app .bar .thinking')")
+    page.wait_for_selector('#app[data-animating="false"]')
+
+
+def seen(page: Page) -> dict:
+    """What the player sees: the log and the buttons on offer."""
+    return page.evaluate("""() => ({
+        log: [...document.querySelectorAll("#app .log-lines li")].map(li => li.textContent),
+        cmds: [...document.querySelectorAll("#app button[data-cmd]:not([disabled])")]
+            .map(b => b.dataset.cmd).filter(c => !c.startsWith("lang:")).sort()})""")
+
+
+def click_one(page: Page, rng: random.Random) -> None:
+    """One click a player might make on the settled table (confirm what is picked, take
+    the device when asked, else any enabled button that plays)."""
+    cmds = [c for c in page.locator("#app button[data-cmd]:not([disabled])").evaluate_all(
+        "els => els.map(e => e.dataset.cmd)") if not c.startswith(NOT_PLAY)]
+    if not cmds:
+        return
+    urgent = [c for c in ("confirm", "handover-ok") if c in cmds]
+    cmd = urgent[0] if urgent else rng.choice(cmds)
+    try:  # the table may re-render under the pointer: then look again
+        page.locator(f'#app button[data-cmd="{cmd}"]:not([disabled])').first.click(
+            timeout=2_000)
+    except PlaywrightTimeoutError:
+        pass
+
+
+def play_until(page: Page, rng: random.Random, moves: int, limit: int = 400) -> dict:
+    """Click like a player until the saved record has ``moves`` actions; its envelope."""
+    for _ in range(limit):
+        settle(page)
+        games = saved_games(page)
+        if games and max(g["moves"] for g in games.values()) >= moves:
+            break
+        if page.locator('#app[data-over="true"]').count():
+            break
+        click_one(page, rng)
+    settle(page)
+    (game,) = saved_games(page).values()
+    return game
+
+
+@pytest.mark.parametrize("gid", pygames.game_ids())
+def test_a_game_vs_bot_survives_a_reload_and_continues_from_the_lobby(
+        page: Page, gid):
+    page.goto(f"/play.html?game={gid}&mode=bot&bot=easy&speed=0&lang=en{EXTRA.get(gid, '')}")
+    page.wait_for_selector(READY)
+    game = play_until(page, random.Random(gid), 3)
+    assert game["moves"] >= 3 and game["game"] == gid and game["mode"] == "bot"
+    assert game["v"] == 1 and game["level"] == "easy"
+    # The address names the game, never its deal; the page's HTML holds no record.
+    assert re.search(rf"[?&]resume={game['id']}(&|$)", page.url)
+    html = page.content()
+    assert game["replay"] if game["over"] else "pygames.saved" not in html
+    if getattr(ui_module(gid), "SECRETS", True):  # a game that hides nothing may show it
+        assert f'"seed":{game["record"]["seed"]}' not in html and "data-record" not in html
+    before = seen(page)
+    page.reload()
+    page.wait_for_selector(READY)
+    settle(page)
+    assert seen(page) == before
+    assert saved_games(page)[game["id"]]["record"] == game["record"]
+    # The lobby lists it: Continue reopens it.
+    page.goto("/index.html?lang=en")
+    page.wait_for_selector(READY)
+    row = page.locator(f'#saved-games li[data-saved="{game["id"]}"]')
+    expect(row).to_be_visible()
+    expect(row).to_contain_text(pygames.get_game(gid).names["en"])
+    expect(row).to_contain_text(f"{game['moves']} moves")
+    expect(row).to_contain_text("Easy")
+    row.get_by_role("link", name="Continue").click()
+    page.wait_for_url(re.compile(rf"/play\.html\?.*resume={game['id']}"))
+    page.wait_for_selector(READY)
+    settle(page)
+    assert seen(page) == before
+    assert saved_games(page)[game["id"]]["record"] == game["record"]
+
+
+def fixture(name: str) -> dict:
+    return json.loads((FIXTURES / f"{name}.json").read_text())
+
+
+def test_the_lobby_lists_saved_games_newest_first_skips_damaged_ones_and_replays_finished(
+        page: Page):
+    """Fixtures saved by an earlier build: listed, newest first; a damaged entry is left
+    out; a finished game's Replay opens the replay viewer; Continue resumes the position."""
+    names = ["cardia-hotseat-over", "kiriai-bot", "canosa-hotseat"]
+    entries = {}
+    for i, name in enumerate(names):
+        data = fixture(name)
+        env = json.loads(data["text"])
+        env["updated"] = 1_700_000_000_000 + i * 60_000  # the last one is the newest
+        entries[data["key"]] = json.dumps(env)
+    entries["pygames.saved.damaged"] = "{not json"
+    page.goto("/index.html?lang=en")
+    page.evaluate("(e) => { for (const k in e) localStorage.setItem(k, e[k]); }", entries)
+    page.reload()
+    page.wait_for_selector(READY)
+    rows = page.locator("#saved-games li")
+    expect(rows).to_have_count(3)
+    ids = [json.loads(fixture(n)["text"])["id"] for n in names]
+    assert rows.evaluate_all("els => els.map(e => e.dataset.saved)") == ids[::-1]
+    expect(rows.nth(0)).to_contain_text("Pass and play")
+    expect(rows.nth(2)).to_contain_text("Finished")
+    assert axe_problems(page) == []
+    assert rows.nth(2).get_by_role("link", name="Continue").count() == 0
+    # Continue: the hot-seat game (Canosa hides nothing: no hand-over), where it was.
+    rows.nth(0).get_by_role("link", name="Continue").click()
+    page.wait_for_selector(READY)
+    settle(page)
+    assert f"resume={ids[2]}" in page.url
+    expect(page.locator("#app .log-lines li").first).to_be_attached()
+    assert saved_games(page)[ids[2]]["record"] == json.loads(
+        fixture("canosa-hotseat")["text"])["record"]
+    page.goto("/index.html?lang=en")
+    page.wait_for_selector(READY)
+    page.locator("#saved-games li").nth(2).get_by_role("link", name="Replay").click()
+    page.wait_for_url(re.compile(r"/play\.html\?mode=replay&record=r1\.[^&]+&perspective=open"))
+    page.wait_for_selector(READY)
+    page.wait_for_selector("#app .replay-bar")
+    assert page.locator('#app[data-over="true"]').count() == 1
+    # Delete (in Japanese): the row goes, the focus stays in the list.
+    page.goto("/index.html?lang=ja")
+    page.wait_for_selector(READY)
+    rows = page.locator("#saved-games li")
+    expect(rows.nth(1)).to_contain_text("続きから")
+    rows.nth(1).get_by_role("button", name="削除").click()
+    expect(rows).to_have_count(2)
+    expect(page.locator("#saved-status")).to_contain_text("削除しました")
+    assert page.evaluate("() => document.activeElement.closest('li').dataset.saved") == ids[0]
+    assert set(saved_games(page)) == {ids[0], ids[2]}
+    for _ in range(2):  # from the keyboard: the focus moved to the next row's Continue
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => document.activeElement.innerText") == "削除"
+        page.keyboard.press("Enter")
+    expect(rows).to_have_count(0)
+    assert page.evaluate("() => document.activeElement.id") == "saved-title"
+    assert saved_games(page) == {}
+
+
+def test_storage_that_throws_is_reported_once_and_play_goes_on(page: Page):
+    page.add_init_script("""Storage.prototype.setItem = function () {
+        throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+    };""")
+    page.goto("/play.html?game=canosa&mode=hotseat&speed=0&lang=ja&layout=small")
+    page.wait_for_selector(READY)
+    rng = random.Random(3)
+    notice = page.locator(".save-notice")
+    for _ in range(60):
+        settle(page)
+        if len(page.locator("#app .log-lines li").all()) > 6 and notice.count():
+            break
+        click_one(page, rng)
+    expect(notice).to_have_count(1)
+    expect(notice).to_have_attribute("role", "status")
+    expect(notice).to_contain_text("保存できません")
+    assert "resume=" not in page.url
+    assert axe_problems(page) == []
+    notice.get_by_role("button", name="閉じる").click()
+    expect(notice).to_have_count(0)
+    # Play goes on, and no second notice comes.
+    before = len(page.locator("#app .log-lines li").all())
+    for _ in range(60):
+        settle(page)
+        if len(page.locator("#app .log-lines li").all()) > before:
+            break
+        click_one(page, rng)
+    settle(page)
+    assert len(page.locator("#app .log-lines li").all()) > before
+    expect(notice).to_have_count(0)
