@@ -238,3 +238,39 @@ def test_the_fixture_maker_plays_like_the_page():
     data = play("game=kiriai&mode=hotseat&speed=0&seed=9", 3, random.Random(0))
     env = saved.loads(data["text"])
     assert env["mode"] == "hotseat" and env["moves"] == data["view"]["moves"] >= 3
+
+
+def test_the_storage_notice_comes_in_the_players_language():
+    """The page shows ``failed`` once if it cannot store the game (glue.js)."""
+    session = Session()
+    r = session.open("game=kiriai&mode=hotseat&speed=0&seed=1&lang=ja", nav_lang="en")
+    assert "保存できません" in r["local"]["failed"] and r["local"]["close"] == "閉じる"
+    r = session.command("lang:en")
+    assert "would not store" in r["local"]["failed"] and r["local"]["close"] == "Close"
+    assert r["local"]["key"] == saved.PREFIX + r["local"]["id"]
+
+
+def test_undo_works_after_a_resume():
+    """Canosa offers Undo mid-turn: a resumed table replays from the same deal."""
+    session = Session()
+    session.open("game=canosa&mode=hotseat&speed=0&seed=4&layout=small", nav_lang="en")
+    table = session.table
+    rng = random.Random(4)
+    while len(table.played) < 3 or table.played[-1][0] not in table.state.to_move():
+        assert not table.over
+        p = table.state.to_move()[0]
+        table._apply(p, rng.choice(table.state.legal_actions(p)))
+    table.skip()
+    table.active, table.handover = table.played[-1][0], None
+    assert table.can_undo()
+    text = session.result()["local"]["text"]
+    again = Session()
+    again.open(f"game=canosa&mode=hotseat&resume={saved.loads(text)['id']}", nav_lang="en",
+               stored=text)
+    resumed = again.table
+    resumed.active, resumed.handover = table.active, None
+    assert resumed.can_undo()
+    resumed.undo()
+    assert resumed.played == table.played[:-1]
+    r = again.result()["local"]
+    assert r["text"] and saved.loads(r["text"])["moves"] == len(table.played) - 1
