@@ -60,7 +60,7 @@ def test_session_results_are_small_json_for_the_page():
     gid = pygames.game_ids()[0]
     result = session.open(f"game={gid}&mode=bot&seed=3&speed=0", saved_lang="en")
     assert set(result) == {"html", "animating", "over", "lang", "title", "delay", "thinking",
-                           "changed", "bot"}
+                           "changed", "bot", "local"}  # local: the game to keep (pgui.saved)
     assert json.loads(json.dumps(result)) == result
     assert result["title"] == pygames.get_game(gid).names["en"]
     assert result["lang"] == "en" and not result["over"]
