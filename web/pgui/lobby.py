@@ -179,7 +179,8 @@ SAVED_SCRIPT = """
     var date = new Date(g.updated);
     var when = document.createElement("time");
     when.dateTime = date.toISOString();
-    when.appendChild(bi({ en: date.toLocaleString("en"), ja: date.toLocaleString("ja") }));
+    var style = { dateStyle: "medium", timeStyle: "short" };
+    when.appendChild(bi({ en: date.toLocaleString("en", style), ja: date.toLocaleString("ja", style) }));
     what.appendChild(when);
     var go;
     if (g.over && g.replay) {
