@@ -320,6 +320,7 @@ class _Geometry:
 
         # The fast path's bit tables (_FastCanosaState): square i is the bit 1 << i.
         self.bit = tuple(1 << i for i in range(n))
+        self.all = (1 << n) - 1
         self.bit_index = {1 << i: i for i in range(n)}
         self.n8mask = tuple(_mask(x) for x in self.n8)
         self.n8freemask = tuple(_mask(x) for x in self.n8free)
@@ -624,19 +625,21 @@ class CanosaState(State):
         """A copy for search (a :class:`_FastCanosaState`): the same position, an empty
         log and record."""
         twin = self._copy(_FastCanosaState)
-        board, bit = self.board, self._geo.bit
-        occ = full = gold = silver = 0
+        g = self._geo
+        board, bit = self.board, g.bit
+        occ = room = gold = silver = 0
         for i, st in enumerate(board):
             if st is not None:
                 occ |= bit[i]
-                if len(st) >= MAX_RINGS:
-                    full |= bit[i]
+                if len(st) < MAX_RINGS:
+                    room |= bit[i]
                 if st:
                     if st[-1] == "0":
                         gold |= bit[i]
                     else:
                         silver |= bit[i]
-        twin._occ, twin._full, twin._ctrl = occ, full, [gold, silver]
+        twin._occ, twin._room, twin._ctrl = occ, room, [gold, silver]
+        twin._open = g.all & ~(occ | bit[self.sirens[0]] | bit[self.sirens[1]])
         return twin
 
     def apply_fast(self, player: int, action: str) -> None:
@@ -1144,17 +1147,19 @@ def _nth_bit(mask: int, k: int) -> int:
 class _FastCanosaState(CanosaState):
     """A copy for search (:meth:`CanosaState.clone_fast`): the same fields, plus bit masks
     of the board kept up to date by its :meth:`_do` (square ``i`` is the bit ``1 << i``):
-    ``_occ`` the sailors, ``_full`` the sailors holding 3 rings, ``_ctrl[p]`` the sailors
-    whose top ring is ``p``'s. Legal actions come from per-square tables indexed by those
+    ``_occ`` the sailors, ``_room`` the sailors holding fewer than 3 rings, ``_ctrl[p]``
+    the sailors whose top ring is ``p``'s, ``_open`` the squares with neither a sailor nor
+    a siren. Legal actions come from per-square tables indexed by those
     masks, with the rules code's own order; the few positions where N6 can refuse a first
     action (a siren on her island, or with fewer than 2 free squares) ask
     :meth:`CanosaState._legal`. No events are logged and the view is not memoised."""
 
-    __slots__ = ("_occ", "_full", "_ctrl")
+    __slots__ = ("_occ", "_room", "_ctrl", "_open")
 
     def clone_fast(self) -> _FastCanosaState:
         twin = self._copy(_FastCanosaState)
-        twin._occ, twin._full, twin._ctrl = self._occ, self._full, self._ctrl[:]
+        twin._occ, twin._room, twin._ctrl = self._occ, self._room, self._ctrl[:]
+        twin._open = self._open
         return twin
 
     def view(self, player: int | None) -> dict[str, Any]:
@@ -1179,7 +1184,7 @@ class _FastCanosaState(CanosaState):
          m_by_mask, islands) = g.fast
         s, o = self.sirens[p], self.sirens[1 - p]
         occ = self._occ
-        free = n8freemask[s] & ~occ & ~bit[o]
+        free = n8freemask[s] & self._open
         if self.actions_left >= 2 and (free & (free - 1) == 0 or s == islands[p]):
             return self._legal(p, True)  # N6 may refuse a first action here
         table = s_by_mask[s]
@@ -1194,7 +1199,7 @@ class _FastCanosaState(CanosaState):
                 and n8freemask[o] & ~occ):
             out.append(g.X[o])
         if mine:
-            m = near & occ & ~self._full
+            m = near & self._room
             if m:
                 table = g_by_mask[s]
                 part = table.get(m)
@@ -1211,7 +1216,7 @@ class _FastCanosaState(CanosaState):
                     part = table[m] = [g.T[t] for t in g.n8[s] if m & bit[t]]
                 out += part
         if ctrl:
-            open_ = ~(occ | bit[s] | bit[o])
+            open_ = self._open
             steps, tables = stepmask[p], m_by_mask[p]
             while ctrl:
                 low = ctrl & -ctrl
@@ -1237,22 +1242,21 @@ class _FastCanosaState(CanosaState):
              down, sh_up, sh_left, sh_right, sh_down, rep, moveflat) = self._geo.draw[p]
             sirens = self.sirens
             s, o = sirens[p], sirens[1 - p]
-            occ = self._occ
-            bo = bit[o]
-            free = n8freemask[s] & ~(occ | bo)
+            open_ = self._open
+            free = n8freemask[s] & open_
             if self.actions_left < 2 or (free & (free - 1) and s != island):
                 rings = self.rings
                 mine = rings[p]
                 near = n8mask[s]
                 n_s = free.bit_count()
-                n_x = 1 if (mine > rings[1 - p] and near & bo and o != their_island
-                            and n8freemask[o] & ~occ) else 0
+                n_x = 1 if (mine > rings[1 - p] and near & bit[o] and o != their_island
+                            and n8freemask[o] & ~self._occ) else 0
                 ctrl = self._ctrl[p]
-                gives = near & occ & ~self._full if mine else 0
+                gives = near & self._room if mine else 0
                 takes = near & ctrl if mine < MAX_RINGS else 0
                 moves = (((ctrl & up) >> sh_up | (ctrl & left) << sh_left
                           | (ctrl & right) << sh_right | (ctrl & down) << sh_down)
-                         & ~((occ | bit[s] | bo) * rep)) if ctrl else 0
+                         & open_ * rep) if ctrl else 0
                 n_g = gives.bit_count()
                 n_t = takes.bit_count()
                 total = n_s + n_x + n_g + n_t + moves.bit_count()
@@ -1273,6 +1277,64 @@ class _FastCanosaState(CanosaState):
         legal = self.legal_actions(p)
         return legal[int(rng.random() * len(legal))]
 
+    def playout_fast(self, rng: Any, depth: int) -> bool:
+        """:meth:`State.playout_fast` in one loop: :meth:`random_action_fast`'s draw
+        (the same numbers, the same moves) with its tables read once, played by
+        :meth:`_do`."""
+        r = rng.random
+        do = self._do
+        g = self._geo
+        bit, n8mask, n8freemask, S, X, G, T = g.bit, g.n8mask, g.n8freemask, g.S, g.X, g.G, g.T
+        draws = g.draw
+        sirens, rings, ctrls = self.sirens, self.rings, self._ctrl
+        for _ in range(depth):
+            if self.over:
+                return True
+            p = self.player
+            if self.placing is None:
+                (_, _, _, island, their_island, _, _, _, _, up, left, right, down, sh_up,
+                 sh_left, sh_right, sh_down, rep, moveflat) = draws[p]
+                s, o = sirens[p], sirens[1 - p]
+                open_ = self._open
+                free = n8freemask[s] & open_
+                if self.actions_left < 2 or (free & (free - 1) and s != island):
+                    mine = rings[p]
+                    near = n8mask[s]
+                    n_s = free.bit_count()
+                    n_x = 1 if (mine > rings[1 - p] and near & bit[o] and o != their_island
+                                and n8freemask[o] & ~self._occ) else 0
+                    ctrl = ctrls[p]
+                    gives = near & self._room if mine else 0
+                    takes = near & ctrl if mine < MAX_RINGS else 0
+                    moves = (((ctrl & up) >> sh_up | (ctrl & left) << sh_left
+                              | (ctrl & right) << sh_right | (ctrl & down) << sh_down)
+                             & open_ * rep) if ctrl else 0
+                    n_g = gives.bit_count()
+                    n_t = takes.bit_count()
+                    total = n_s + n_x + n_g + n_t + moves.bit_count()
+                    if total:
+                        k = int(r() * total)
+                        if k < n_s:
+                            do(p, S[_nth_bit(free, k)])
+                            continue
+                        k -= n_s
+                        if k < n_x:
+                            do(p, X[o])
+                            continue
+                        k -= n_x
+                        if k < n_g:
+                            do(p, G[_nth_bit(gives, k)])
+                            continue
+                        k -= n_g
+                        if k < n_t:
+                            do(p, T[_nth_bit(takes, k)])
+                            continue
+                        do(p, moveflat[_nth_bit(moves, k - n_t)])  # type: ignore[arg-type]
+                        continue
+            legal = self.legal_actions(p)
+            do(p, legal[int(r() * len(legal))])
+        return False
+
     def _end_turn(self, p: int, events: list | None) -> None:
         """:meth:`CanosaState._end_turn` and its trapped check, from the masks."""
         self.turn += 1
@@ -1285,7 +1347,7 @@ class _FastCanosaState(CanosaState):
         self.actions_left = 2
         g = self._geo
         s = self.sirens[q]
-        if s != g.islands[q] and g.n8freemask[s] & ~self._occ & ~g.bit[self.sirens[p]]:
+        if s != g.islands[q] and g.n8freemask[s] & self._open:
             return  # out and back is a complete turn
         if not self.legal_actions(q):
             self._end(p, "trapped", None)
@@ -1303,9 +1365,11 @@ class _FastCanosaState(CanosaState):
             ba = bit[a]
             ctrl = self._ctrl
             self._occ ^= ba
+            self._open ^= ba
             ctrl[p] ^= ba
-            if len(stack) >= MAX_RINGS:  # type: ignore[arg-type]
-                self._full ^= ba
+            room = len(stack) < MAX_RINGS  # type: ignore[arg-type]
+            if room:
+                self._room ^= ba
             self.trail.append((p, action, a, b))
             self.actions_left -= 1
             if b == g.islands[p]:
@@ -1316,13 +1380,17 @@ class _FastCanosaState(CanosaState):
                 board[b] = stack
                 bb = bit[b]
                 self._occ |= bb
+                self._open ^= bb
                 ctrl[p] |= bb
-                if len(stack) >= MAX_RINGS:  # type: ignore[arg-type]
-                    self._full |= bb
+                if room:
+                    self._room |= bb
         elif kind == "S":
             sirens = self.sirens
-            self.trail.append((p, action, sirens[p], a))
+            frm = sirens[p]
+            self.trail.append((p, action, frm, a))
             sirens[p] = a
+            bit = g.bit
+            self._open ^= bit[frm] | bit[a]
             self.actions_left -= 1
         elif kind == "+":
             board = self.board
@@ -1333,7 +1401,7 @@ class _FastCanosaState(CanosaState):
             ctrl[p] |= ba
             ctrl[1 - p] &= ~ba
             if len(stack) >= MAX_RINGS:
-                self._full |= ba
+                self._room ^= ba
             self.trail.append((p, action, self.sirens[p], a))
             self.actions_left -= 1
         elif kind == "-":
@@ -1345,19 +1413,22 @@ class _FastCanosaState(CanosaState):
             ctrl[p] &= ~ba
             if stack:
                 ctrl[stack[-1] == "1"] |= ba
-            self._full &= ~ba
+            self._room |= ba
             self.trail.append((p, action, self.sirens[p], a))
             self.actions_left -= 1
         elif kind == "X":
             sirens = self.sirens
-            self.trail.append((p, action, sirens[p], a))
+            frm = sirens[p]
+            self.trail.append((p, action, frm, a))
             sirens[p] = a
+            self._open |= g.bit[frm]
             self.placing = a
             self.actions_left -= 1
             return  # the placement follows before the turn can end
         else:  # "P"
             self.trail.append((p, action, self.placing, a))  # type: ignore[arg-type]
             self.sirens[1 - p] = a
+            self._open ^= g.bit[a]
             self.placing = None
         if self.actions_left <= 0 and self.placing is None:
             self._end_turn(p, None)

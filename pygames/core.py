@@ -404,6 +404,20 @@ class State(ABC):
         legal = self.legal_actions(player)
         return legal[int(rng.random() * len(legal))]
 
+    def playout_fast(self, rng: Any, depth: int) -> bool:
+        """A search playout's moves (pygames.search.playout): up to ``depth`` rounds, in
+        each every mover of ``to_move()`` in turn plays ``random_action_fast(p, rng)`` by
+        ``apply_fast``. True if it stopped because nobody was to move. Games may fuse the
+        loop; the moves and the state must stay exactly these."""
+        to_move, draw, apply = self.to_move, self.random_action_fast, self.apply_fast
+        for _ in range(depth):
+            movers = to_move()
+            if not movers:
+                return True
+            for p in movers:
+                apply(p, draw(p, rng))
+        return False
+
     def estimate(self) -> list[float]:
         """Each seat's chance of winning from here, judged without playing on (a search
         playout cut short after ``Game.playout_depth`` actions). By default a draw."""

@@ -71,21 +71,15 @@ def rewards(state: State) -> list[float]:
 
 
 def playout(world: State, rng: random.Random, cap: int | None = None) -> list[float]:
-    """Random legal actions by the fast path (``random_action_fast``, ``apply_fast``)
-    until the end, or ``cap`` actions (by default the game's ``playout_depth``, then
-    judged by ``State.estimate``; else :data:`PLAYOUT_CAP`, then a draw).
+    """Random legal actions by the fast path (``State.playout_fast``: each mover's
+    ``random_action_fast`` played by ``apply_fast``) until the end, or ``cap`` rounds (by
+    default the game's ``playout_depth``, then judged by ``State.estimate``; else
+    :data:`PLAYOUT_CAP`, then a draw).
 
     ``rng`` is a seeded :class:`random.Random` (C-fast, and the same numbers in CPython
     and Pyodide); the search's own, never the global one."""
     depth = cap if cap is not None else world.game.playout_depth or PLAYOUT_CAP
-    to_move, draw, apply = world.to_move, world.random_action_fast, world.apply_fast
-    for _ in range(depth):
-        movers = to_move()
-        if not movers:
-            return rewards(world)
-        for p in movers:
-            apply(p, draw(p, rng))
-    if world.is_over():
+    if world.playout_fast(rng, depth) or world.is_over():
         return rewards(world)
     return world.estimate() if cap is None and world.game.playout_depth else rewards(world)
 

@@ -323,6 +323,26 @@ def test_the_fast_random_action_draws_each_legal_action_equally_often(gid, opts,
 
 
 @pytest.mark.parametrize(("gid", "opts", "players"), list(all_cases()))
+def test_a_fast_playout_plays_the_moves_of_the_plain_loop(gid, opts, players):
+    """A game's own playout_fast plays exactly State.playout_fast's loop (each mover's
+    random_action_fast by apply_fast) with the same numbers, cut off at any depth."""
+    game = pygames.get_game(gid)
+    for seed in range(FAST_PATH_SEEDS.get(gid, 100) // 2):
+        rng = random.Random(seed)
+        world = game.new_game(seed=seed, players=players, options=opts).clone_fast()
+        while True:
+            depth = rng.choice([1, 2, 5, 40, 10**6])
+            mine, plain = world.clone_fast(), world.clone_fast()
+            ended = mine.playout_fast(random.Random(seed + depth), depth)
+            assert ended == pygames.State.playout_fast(plain, random.Random(seed + depth), depth)
+            assert _public(mine) == _public(plain)
+            if world.is_over():
+                break
+            p = rng.choice(world.to_move())
+            world.apply_fast(p, world.random_action_fast(p, rng))
+
+
+@pytest.mark.parametrize(("gid", "opts", "players"), list(all_cases()))
 def test_a_determinised_state_agrees_with_everything_the_seat_saw(gid, opts, players):
     """determinize(seat, view, events) gives that seat the very view and legal actions it
     has, and plays on to the end by the fast path."""
