@@ -296,13 +296,15 @@ def bench_pages(dist: Path, runs: int, start_server_thread: Callable, flags: lis
 #: navigation started, the clock of performance marks).
 READY_PROBE = """
 (() => {
-  const root = document.documentElement;
   const seen = () => {
-    if (root.dataset.ready === "true" && window.__readyAt === undefined) {
+    const root = document.documentElement;
+    if (root && root.dataset.ready === "true" && window.__readyAt === undefined) {
       window.__readyAt = performance.now();
     }
   };
-  new MutationObserver(seen).observe(root, { attributes: true, attributeFilter: ["data-ready"] });
+  // The document, not its root: the root may not exist yet when this runs.
+  new MutationObserver(seen).observe(document, {
+    attributes: true, subtree: true, attributeFilter: ["data-ready"] });
   seen();
 })();
 """
