@@ -409,7 +409,19 @@ class State(ABC):
         each every mover of ``to_move()`` in turn plays ``random_action_fast(p, rng)`` by
         ``apply_fast``. True if it stopped because nobody was to move. Games may fuse the
         loop; the moves and the state must stay exactly these."""
-        to_move, draw, apply = self.to_move, self.random_action_fast, self.apply_fast
+        to_move, apply = self.to_move, self.apply_fast
+        if type(self).random_action_fast is State.random_action_fast:
+            # The default draw, inline (a call fewer per action)
+            legal_actions, r = self.legal_actions, rng.random
+            for _ in range(depth):
+                movers = to_move()
+                if not movers:
+                    return True
+                for p in movers:
+                    legal = legal_actions(p)
+                    apply(p, legal[int(r() * len(legal))])
+            return False
+        draw = self.random_action_fast
         for _ in range(depth):
             movers = to_move()
             if not movers:
