@@ -70,7 +70,7 @@ def precache(root: Path) -> dict:
 
 def wait_until_offline_ready(page: Page, root: Path) -> None:
     """An active service worker controls the page and its cache holds the whole list."""
-    page.wait_for_selector(OFFLINE_READY, state="attached", timeout=120_000)
+    page.wait_for_selector(OFFLINE_READY, state="attached", timeout=240_000)
     assert page.evaluate("Boolean(navigator.serviceWorker.controller)")
     listing = precache(root)
     cached = page.evaluate(CACHES)
@@ -166,8 +166,10 @@ def test_an_embed_in_another_sites_iframe_still_works(new_context, site, workers
         frame.locator(READY).wait_for(state="attached", timeout=120_000)
         expect(frame.locator("#app")).to_be_visible()
         inner = next(f for f in page.frames if f.url.startswith(f"{base}/"))
+        # "ready" once the whole precache (15 MB, hashed) is in: slow on a busy machine.
+        # Polled by a timer: a cross-origin frame may get no animation frames to poll on.
         inner.wait_for_function("() => document.documentElement.dataset.offline",
-                                timeout=60_000)
+                                polling=250, timeout=240_000)
         expected = "ready" if workers == "allow" else "unavailable"
         assert inner.evaluate("document.documentElement.dataset.offline") == expected
     finally:
@@ -236,4 +238,41 @@ def test_an_update_waits_for_the_player(new_context, site, tmp_path, page_errors
     page.wait_for_function(PYTHON_READY, timeout=120_000)
     cached = page.evaluate(CACHES)
     assert list(cached) == [f"pygames-{new_version}"], "the old cache is gone"
+    assert not [e for e in page_errors if e.startswith("pageerror")]
+
+
+def test_accepting_an_update_keeps_the_game_in_progress(new_context, site, tmp_path,
+                                                        page_errors):
+    """Mid-game against the bot, the update's prompt waits on the table; accepting it
+    reloads into the new version, which reopens the same game at the same move."""
+    from test_browser_saved import play_until, saved_games, seen, settle
+
+    root, base, _stop = site
+    context = new_context(service_workers="allow")
+    page = context.new_page()
+    page.goto(f"{base}/play.html?game=cardia&mode=bot&bot=easy&speed=0&lang=en")
+    page.wait_for_selector(READY)
+    wait_until_offline_ready(page, root)
+    game = play_until(page, random.Random(2), 4)
+    assert game["moves"] >= 4 and "resume=" in page.url
+    before = seen(page)
+
+    new = second_build(root, tmp_path)
+    new_version = precache(new)["version"]
+    root.rename(tmp_path / "first")
+    new.rename(root)  # the server now serves the second build
+
+    page.reload()  # the first version reopens the game and finds the update
+    page.wait_for_selector(READY)
+    settle(page)
+    assert seen(page) == before, "nothing changed by itself"
+    banner = page.locator("#update-banner")
+    expect(banner).to_be_visible(timeout=120_000)
+    with page.expect_navigation(timeout=120_000):
+        banner.get_by_role("button", name="Reload to update").click()
+    page.wait_for_selector(READY)
+    settle(page)
+    assert list(page.evaluate(CACHES)) == [f"pygames-{new_version}"], "the new version"
+    assert seen(page) == before, "the same game at the same move"
+    assert saved_games(page)[game["id"]]["record"] == game["record"]
     assert not [e for e in page_errors if e.startswith("pageerror")]
