@@ -101,6 +101,15 @@ def _copy_row(target: str, label: str, lang: str) -> str:
             f'data-copy-failed="{esc(t("share.copy_failed", lang))}"></span></div>')
 
 
+def _save_links(record: dict[str, Any], link: str, lang: str) -> str:
+    """Download the score sheet (a ``data:`` URL, no script) and replay it at ``link``."""
+    name = f'{record["game"]}-{record["seed"]}-{len(record["actions"])}.txt'
+    return (f'<a class="button" data-download '
+            f'href="data:text/plain;charset=utf-8,{quote(records.to_sheet(record))}" '
+            f'download="{esc(name)}">{esc(t("share.download", lang))}</a> '
+            f'<a class="button" data-replay-link href="{esc(link)}">{esc(t("share.replay", lang))}</a>')
+
+
 def share_panel(record: dict[str, Any], lang: str, *, base: str = "./",
                 ply: int | None = None, perspective: str = "open",
                 source: dict[str, str] | None = None, game_name: str = "",
@@ -116,12 +125,8 @@ def share_panel(record: dict[str, Any], lang: str, *, base: str = "./",
     saving = ""
     if "position" not in params:  # a hand-set position has no record to save
         text = record_string(record)
-        sheet = records.to_sheet(record)
-        name = f'{record["game"]}-{record["seed"]}-{len(record["actions"])}.txt'
         saving = (
-            f'<p><a class="button" data-download href="data:text/plain;charset=utf-8,{quote(sheet)}" '
-            f'download="{esc(name)}">{esc(t("share.download", lang))}</a> '
-            f'<a class="button" data-replay-link href="{esc(link)}">{esc(t("share.replay", lang))}</a></p>'
+            f'<p>{_save_links(record, link, lang)}</p>'
             f'<label for="share-record">{esc(t("share.record", lang))}</label>'
             f'<textarea id="share-record" readonly rows="3" data-record-string>{esc(text)}</textarea>'
             f'{_copy_row("share-record", t("share.copy", lang), lang)}')
@@ -141,44 +146,37 @@ def share_panel(record: dict[str, Any], lang: str, *, base: str = "./",
 
 def import_form(lang: str) -> str:
     """Open a pasted record or a file in the replay viewer (a plain GET form)."""
+    return _import_form(lambda key: esc(t(key, lang)), "open-record", "h3",
+                        f'<input type="hidden" name="lang" value="{esc(lang)}">')
+
+
+def _import_form(words: Any, prefix: str, heading: str, extra: str = "") -> str:
+    """The form, its words from ``words(key)`` (HTML), its ids starting ``prefix``."""
+    cls = ' class="section"' if heading == "h2" else ""
     return (f'<form class="open-record" action="./play.html" method="get">'
-            f'<h3>{esc(t("share.open", lang))}</h3>'
-            f'<input type="hidden" name="mode" value="replay">'
-            f'<input type="hidden" name="lang" value="{esc(lang)}">'
-            f'<label for="open-record-text">{esc(t("share.open_text", lang))}</label>'
-            f'<textarea id="open-record-text" name="record" rows="3" required></textarea>'
-            f'<label for="open-record-file">{esc(t("share.open_file", lang))}</label>'
-            f'<input id="open-record-file" type="file" accept=".txt,text/plain" '
-            f'data-file-into="open-record-text">'
-            f'<div class="row"><button type="submit">{esc(t("share.open_button", lang))}</button></div>'
+            f'<{heading}{cls}>{words("share.open")}</{heading}>'
+            f'<input type="hidden" name="mode" value="replay">{extra}'
+            f'<label for="{prefix}-text">{words("share.open_text")}</label>'
+            f'<textarea id="{prefix}-text" name="record" rows="3" required></textarea>'
+            f'<label for="{prefix}-file">{words("share.open_file")}</label>'
+            f'<input id="{prefix}-file" type="file" accept=".txt,text/plain" '
+            f'data-file-into="{prefix}-text">'
+            f'<div class="row"><button type="submit">{words("share.open_button")}</button></div>'
             f'</form>')
 
 
 def over_links(record: dict[str, Any], lang: str, *, base: str = "./") -> str:
     """The game-over screen's row: download the score sheet, replay the game."""
-    name = f'{record["game"]}-{record["seed"]}-{len(record["actions"])}.txt'
     params = replay_params(record, perspective="open", lang=lang)
     link = f"{base}play.html?{urlencode({'mode': 'replay', **params})}"
-    return (f'<p class="over-links"><a class="button" data-download '
-            f'href="data:text/plain;charset=utf-8,{quote(records.to_sheet(record))}" '
-            f'download="{esc(name)}">{esc(t("share.download", lang))}</a> '
-            f'<a class="button" data-replay-link href="{esc(link)}">{esc(t("share.replay", lang))}</a></p>')
+    return f'<p class="over-links">{_save_links(record, link, lang)}</p>'
 
 
 def import_form_both() -> str:
     """:func:`import_form` for a static page in both languages (the lobby)."""
     from .i18n import both
 
-    return (f'<form class="open-record" action="./play.html" method="get">'
-            f'<h2 class="section">{both("share.open")}</h2>'
-            f'<input type="hidden" name="mode" value="replay">'
-            f'<label for="lobby-record-text">{both("share.open_text")}</label>'
-            f'<textarea id="lobby-record-text" name="record" rows="3" required></textarea>'
-            f'<label for="lobby-record-file">{both("share.open_file")}</label>'
-            f'<input id="lobby-record-file" type="file" accept=".txt,text/plain" '
-            f'data-file-into="lobby-record-text">'
-            f'<div class="row"><button type="submit">{both("share.open_button")}</button></div>'
-            f'</form>')
+    return _import_form(both, "lobby-record", "h2")
 
 
 def open_panel(lang: str) -> str:

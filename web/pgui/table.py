@@ -323,18 +323,18 @@ class Table:
         self.state, self.played, self.thinking = self._fresh(), [], {}
         for p, action in actions:
             self._play(p, action)
-        self.sel = self.ui.new_selection()
-        self.before = self.since = None
-        self.active = self.handover = None
-        self._after_change()
-        self.shown = self._count()
-        self._next_handover()
+        self._settle_new_state()
 
     def load(self, make: Callable[[], Any]) -> None:
         """Play on from a hand-set position: ``make()`` returns a new state (tests,
         puzzles); undo replays from another ``make()``. The bots act if they are to move."""
         self.state, self._fresh, self.played = make(), make, []
         self.positional = True  # no record replays it: nothing to save or share
+        self._settle_new_state()
+
+    def _settle_new_state(self) -> None:
+        """After :meth:`resume` or :meth:`load` replaced the state: nothing selected or
+        played back, the bots act if they are to move, then whose eyes the screen is for."""
         self.sel = self.ui.new_selection()
         self.before = self.since = None
         self.active = self.handover = None
