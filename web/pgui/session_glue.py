@@ -28,17 +28,23 @@ True
 from __future__ import annotations
 
 import random
-from typing import Any
-from urllib.parse import parse_qsl
+import sys
+from typing import TYPE_CHECKING, Any
 
 import pygames
 from pygames.bots import LEVELS
 
 from . import saved
 from .i18n import pick_lang, t
-from .link import LinkTable, sdp_mac
-from .replay import ReplayTable
 from .table import MODES, Table
+
+if TYPE_CHECKING:
+    from .link import LinkTable
+    from .replay import ReplayTable
+
+#: The modes of link play (:class:`pgui.link.LinkTable`, imported only for them: the
+#: page starts sooner without WebRTC's, the relay's and the sync protocol's code).
+LINK_MODES = ("link", "join")
 
 DEFAULT_SPEED = 900
 
@@ -50,9 +56,60 @@ def parse_query(query: str) -> dict[str, str]:
     {'game': 'g1', 'mode': 'bot', 'lang': ''}
     """
     params: dict[str, str] = {}
-    for name, value in parse_qsl(query.lstrip("?"), keep_blank_values=True):
+    for name, value in parse_qsl(query.lstrip("?")):
         params.setdefault(name, value)
     return params
+
+
+def parse_qsl(query: str) -> list[tuple[str, str]]:
+    """``urllib.parse.parse_qsl(query, keep_blank_values=True)``, without importing
+    ``urllib.parse`` (and ``ipaddress`` with it) while the page starts: the same pairs for
+    any text (a property test checks it against the standard library).
+
+    >>> parse_qsl("a=1&b=%E5%B1%80+x&c&=d&&e=%zz")
+    [('a', '1'), ('b', '局 x'), ('c', ''), ('', 'd'), ('e', '%zz')]
+    """
+    pairs = []
+    for field in query.split("&"):
+        if not field:
+            continue
+        name, _, value = field.partition("=")
+        pairs.append((_unquote_plus(name), _unquote_plus(value)))
+    return pairs
+
+
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _unquote_plus(text: str) -> str:
+    """``urllib.parse.unquote_plus``: ``+`` is a space, each run of ``%XX`` escapes is
+    UTF-8 (bad bytes become U+FFFD), a ``%`` not followed by two hex digits stays."""
+    text = text.replace("+", " ")
+    if "%" not in text:
+        return text
+    out: list[str] = []
+    pending = bytearray()
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "%" and i + 2 < n and text[i + 1] in _HEX and text[i + 2] in _HEX:
+            pending.append(int(text[i + 1:i + 3], 16))
+            i += 3
+            continue
+        if pending:
+            out.append(pending.decode("utf-8", "replace"))
+            pending.clear()
+        out.append(ch)
+        i += 1
+    if pending:
+        out.append(pending.decode("utf-8", "replace"))
+    return "".join(out)
+
+
+def _link_table(table: Any) -> LinkTable | None:
+    """``table`` if it is a link table (whose module is then loaded), else None."""
+    link = sys.modules.get(f"{__package__}.link")
+    return table if link is not None and isinstance(table, link.LinkTable) else None
 
 
 def query_lang(params: dict[str, str], saved_lang: str | None, nav_lang: str | None) -> str:
@@ -99,7 +156,9 @@ def make_table(query: str, *, saved_lang: str | None = None, nav_lang: str | Non
     if mode == "replay":
         return make_replay(params, lang=lang, speed=speed, seed=seed, page=page)
     game = pygames.get_game(params.get("game") or pygames.game_ids()[0])
-    if mode in LinkTable.modes:
+    if mode in LINK_MODES:
+        from .link import LinkTable
+
         return LinkTable(game.id, mode=mode, options=parse_options(game, params), lang=lang,
                          speed=DEFAULT_SPEED if speed is None else speed, fragment=fragment,
                          stored=stored, page=page, query=query)
@@ -172,6 +231,8 @@ def make_replay(params: dict[str, str], *, lang: str, speed: int | None = None,
     level = params.get("bot") or "normal"
     if level not in LEVELS:
         raise ValueError(f"bot {level!r} is not one of {', '.join(LEVELS)}")
+    from .replay import ReplayTable
+
     return ReplayTable(game_id, record=record, make=make, lang=lang,
                        speed=DEFAULT_SPEED if speed is None else speed,
                        ply=params.get("ply") or "last", perspective=perspective,
@@ -277,8 +338,8 @@ class Session:
         of a data channel to ``peer``, a connection ``status``, the slow ``tick`` (``poll``:
         check in with the host now), or the
         copy-and-paste flow's ``making``/``offer``/``answer`` (``text`` = the code)."""
-        table = self._table()
-        if isinstance(table, LinkTable):
+        table = _link_table(self._table())
+        if table is not None:
             if kind == "open":
                 table.peer_open(peer)
             elif kind == "message":
@@ -305,8 +366,12 @@ class Session:
 
     def mac(self, text: str) -> str:
         """The HMAC of an SDP under this link's key (offers and answers carry it)."""
-        table = self._table()
-        return sdp_mac(table.key, text) if isinstance(table, LinkTable) else ""
+        table = _link_table(self._table())
+        if table is None:
+            return ""
+        from .link import sdp_mac
+
+        return sdp_mac(table.key, text)
 
     def result(self) -> dict[str, Any]:
         table = self._table()
@@ -322,7 +387,7 @@ class Session:
             "bot": table.bot_move,
         }
         out["local"] = self._local(table)
-        if isinstance(table, LinkTable):
+        if _link_table(table) is not None:
             saved = table.save()
             out["peer"] = table.peer_info()
             out["sends"] = table.take_outbox()

@@ -24,7 +24,6 @@ True
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote, urlencode
 
 from pygames import records
 
@@ -90,6 +89,8 @@ def replay_params(record: dict[str, Any], *, ply: int | None = None,
 
 def embed_snippet(base: str, params: dict[str, str], title: str, height: int = 640) -> str:
     """The iframe (and its height script) a blogger pastes into a page."""
+    from urllib.parse import urlencode  # not while the page starts
+
     src = f"{base}embed.html?{urlencode(params)}"
     return (f'<iframe src="{esc(src)}" title="{esc(title)}" loading="lazy" '
             f'style="width:100%;height:{height}px;border:0"></iframe>\n{PARENT_SCRIPT}')
@@ -103,6 +104,8 @@ def _copy_row(target: str, label: str, lang: str) -> str:
 
 def _save_links(record: dict[str, Any], link: str, lang: str) -> str:
     """Download the score sheet (a ``data:`` URL, no script) and replay it at ``link``."""
+    from urllib.parse import quote  # not while the page starts
+
     name = f'{record["game"]}-{record["seed"]}-{len(record["actions"])}.txt'
     return (f'<a class="button" data-download '
             f'href="data:text/plain;charset=utf-8,{quote(records.to_sheet(record))}" '
@@ -117,6 +120,8 @@ def share_panel(record: dict[str, Any], lang: str, *, base: str = "./",
     """The panel: download, record text, link, embed code with preview, open a record.
 
     ``base`` is the app's address (ending in ``/``) for links that leave this page."""
+    from urllib.parse import urlencode  # not while the page starts
+
     params = replay_params(record, ply=ply, perspective=perspective, lang=lang, source=source)
     link = f"{base}play.html?{urlencode({'mode': 'replay', **params})}"
     title = t("share.embed_title", lang, game=game_name or record["game"])
@@ -167,6 +172,8 @@ def _import_form(words: Any, prefix: str, heading: str, extra: str = "") -> str:
 
 def over_links(record: dict[str, Any], lang: str, *, base: str = "./") -> str:
     """The game-over screen's row: download the score sheet, replay the game."""
+    from urllib.parse import urlencode  # not while the page starts
+
     params = replay_params(record, perspective="open", lang=lang)
     link = f"{base}play.html?{urlencode({'mode': 'replay', **params})}"
     return f'<p class="over-links">{_save_links(record, link, lang)}</p>'
