@@ -20,6 +20,7 @@ fills from pyproject.toml's ``test`` extra.
 from __future__ import annotations
 
 import argparse
+import base64
 import hashlib
 import json
 import os
@@ -30,7 +31,10 @@ import sys
 import tempfile
 import time
 import tomllib
+import zipfile
 from pathlib import Path
+
+import bytecode
 
 ROOT = Path(__file__).resolve().parent
 DIST = ROOT / "dist"
@@ -82,20 +86,24 @@ def _run(cmd: list[str], **kw) -> subprocess.CompletedProcess:
 # --------------------------------------------------------------------------- file syncing
 
 
-def _wanted(path: Path) -> bool:
+def _wanted(path: Path, bytecode: bool = False) -> bool:
+    if bytecode and (path.name == "__pycache__" or path.suffix == ".pyc"):
+        return True
     return path.name not in SKIP_NAMES and path.suffix not in SKIP_SUFFIXES
 
 
-def _tree_files(src: Path, skip_suffixes: tuple[str, ...] = ()) -> dict[str, Path]:
-    """Relative posix path -> source file, for every wanted file under ``src``."""
+def _tree_files(src: Path, skip_suffixes: tuple[str, ...] = (),
+                bytecode: bool = False) -> dict[str, Path]:
+    """Relative posix path -> source file, for every wanted file under ``src`` (with
+    ``bytecode``, the .pyc files the build ships too)."""
     out: dict[str, Path] = {}
     if not src.is_dir():
         return out
     for dirpath, dirnames, filenames in os.walk(src):
-        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_NAMES)
+        dirnames[:] = sorted(d for d in dirnames if _wanted(Path(d), bytecode))
         for name in sorted(filenames):
             p = Path(dirpath) / name
-            if _wanted(p) and not name.endswith(skip_suffixes):
+            if _wanted(p, bytecode) and not name.endswith(skip_suffixes):
                 out[p.relative_to(src).as_posix()] = p
     return out
 
@@ -174,8 +182,10 @@ def _source_hash() -> str:
     h = hashlib.sha256()
     files = {f"pygames/{k}": v for k, v in _tree_files(ROOT / "pygames").items()}
     files["pyproject.toml"] = ROOT / "pyproject.toml"
+    files["bytecode.py"] = ROOT / "bytecode.py"  # the wheel carries its .pyc files
     for rel in sorted(files):
         h.update(rel.encode() + b"\0" + files[rel].read_bytes() + b"\0")
+    h.update(bytecode.runtime_version().encode())
     return h.hexdigest()
 
 
@@ -249,9 +259,32 @@ def build_wheel() -> Path:
         for old in wheels.glob("pygames-*.whl"):
             old.unlink()
         target = wheels / built[0].name
-        shutil.copy2(built[0], target)
+        _add_bytecode(built[0], target)
     stamp.write_text(digest + "\n")
     return target
+
+
+def _add_bytecode(wheel: Path, target: Path) -> None:
+    """Copy ``wheel`` to ``target`` with Pyodide's bytecode beside each module
+    (:mod:`bytecode`), listed in its RECORD as a wheel's files must be."""
+    with zipfile.ZipFile(wheel) as zin, tempfile.TemporaryDirectory() as tmp:
+        names = [n for n in zin.namelist() if n.endswith(".py")]
+        for n in names:
+            zin.extract(n, tmp)
+        pycs = bytecode.pyc_files({n: Path(tmp) / n for n in names})
+        record = next(n for n in zin.namelist() if n.endswith(".dist-info/RECORD"))
+        lines = zin.read(record).decode().splitlines()
+        with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zout:
+            for item in zin.infolist():
+                if item.filename != record:
+                    zout.writestr(item, zin.read(item))
+            for rel, path in sorted(pycs.items()):
+                data = path.read_bytes()
+                zout.writestr(zipfile.ZipInfo(rel, date_time=(2020, 1, 1, 0, 0, 0)), data,
+                              zipfile.ZIP_DEFLATED)
+                digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+                lines.insert(-1, f"{rel},sha256={digest.decode()},{len(data)}")
+            zout.writestr(zin.getinfo(record), "\n".join(lines) + "\n")
 
 
 def _render_pages() -> tuple[str, str, str]:
@@ -271,7 +304,14 @@ def _render_pages() -> tuple[str, str, str]:
     return pages
 
 
-def pyscript_config(wheel: Path) -> dict:
+def pgui_bytecode() -> dict[str, Path]:
+    """``pgui/__pycache__/<module>.<tag>.pyc`` for every module of web/pgui (:mod:`bytecode`)."""
+    modules = _tree_files(WEB / "pgui")
+    return bytecode.pyc_files({f"pgui/{rel}": path for rel, path in modules.items()
+                               if rel.endswith(".py")})
+
+
+def pyscript_config(wheel: Path, pycs: dict[str, Path] | None = None) -> dict:
     pgui_files = sorted(_tree_files(WEB / "pgui"))
     return {
         "interpreter": "./pyodide/pyodide.mjs",
@@ -279,7 +319,9 @@ def pyscript_config(wheel: Path) -> dict:
         # handed to loadPyodide({packages}) unchanged ("passthrough": no micropip).
         "packages": [f"./wheels/{wheel.name}", *(f"./wheels/{n}" for n in RUNTIME_WHEELS)],
         "packages_cache": "passthrough",
-        "files": {f"./pgui/{rel}": f"./pgui/{rel}" for rel in pgui_files if rel.endswith(".py")},
+        # The modules of the app, each with its bytecode for Pyodide's Python (bytecode.py).
+        "files": {f"./{rel}": f"./{rel}" for rel in
+                  [f"pgui/{r}" for r in pgui_files if r.endswith(".py")] + sorted(pycs or {})},
         # Python runs in a worker that only answers the page's calls (no window/document
         # without cross-origin isolation, on purpose): this tells PyScript not to warn.
         "sync_main_only": True,
@@ -293,6 +335,8 @@ def copy_app(wheel: Path) -> int:
     """Copy web/ then public/ into dist/, drop stale files, write the generated ones."""
     mapping = _tree_files(WEB)
     mapping.update(_tree_files(PUBLIC))
+    pycs = pgui_bytecode()
+    mapping.update(pycs)
     for rel in GENERATED:
         mapping.pop(rel, None)
     import docsbuild  # the rules pages: written into dist/docs/ (if changed), kept by _sync
@@ -309,7 +353,7 @@ def copy_app(wheel: Path) -> int:
     changed += _write_if_changed(DIST / "index.html", lobby)
     changed += _write_if_changed(DIST / "play.html", play)
     changed += _write_if_changed(DIST / "embed.html", embed)
-    config = json.dumps(pyscript_config(wheel), indent=2) + "\n"
+    config = json.dumps(pyscript_config(wheel, pycs), indent=2) + "\n"
     changed += _write_if_changed(DIST / "pyscript.json", config)
     return changed
 
@@ -322,7 +366,7 @@ PRECACHE_SKIP = ("sw.js", "precache.json", "bench/", "wheels/.", "icons/make_ico
 def precache_files(dist_dir: Path | str = DIST) -> dict[str, str]:
     """{path in dist/: sha256 prefix} of every file the service worker precaches."""
     out = {}
-    for rel, path in _tree_files(Path(dist_dir)).items():
+    for rel, path in _tree_files(Path(dist_dir), bytecode=True).items():
         if not rel.startswith(PRECACHE_SKIP) and not rel.startswith("."):
             out[rel] = _sha256(path)[:16]
     return out
