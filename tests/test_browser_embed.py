@@ -121,6 +121,15 @@ def test_every_rules_page_served_from_another_port_loads_its_boards(page: Page, 
         server.server_close()
 
 
+#: Whether the move on screen is inside its move list's visible box (the list scrolls).
+CURRENT_MOVE_IN_VIEW = """() => {
+  const list = document.querySelector(".move-list");
+  const step = list.querySelector('[aria-current="step"]');
+  const a = list.getBoundingClientRect(), b = step.getBoundingClientRect();
+  return b.top >= a.top - 1 && b.bottom <= a.bottom + 1;
+}"""
+
+
 def test_a_blog_page_on_another_origin_steps_every_games_board(page: Page, server_url, blog):
     root, url = blog
     recs = {gid: finished(gid, 3) for gid in pygames.game_ids()}
@@ -141,6 +150,8 @@ def test_a_blog_page_on_another_origin_steps_every_games_board(page: Page, serve
         page.keyboard.press("End")
         expect(frame.locator(LAYOUT)).to_have_attribute(
             "data-ply", str(len(recs[gid]["actions"])))
+        settled(frame)
+        assert frame.evaluate(CURRENT_MOVE_IN_VIEW), "the last move is scrolled into the list"
         page.keyboard.press("Home")
         expect(frame.locator(LAYOUT)).to_have_attribute("data-ply", "0")
         # The move list jumps too.

@@ -409,3 +409,21 @@ def test_the_lobby_opens_a_pasted_record_or_file_in_the_replay_viewer():
                      html, re.S).group(1)
     assert 'name="mode" value="replay"' in form and 'name="record"' in form
     assert 'type="file"' in form and "棋譜を開く" in form and "Open a record" in form
+
+
+@pytest.mark.parametrize("gid", GAMES)
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_replay_being_watched_waits_for_nobody(gid, lang):
+    """Stepping through a replay, the prompt never says the table waits for a player: no
+    one is playing."""
+    record = played(gid, 5).record()
+    table = ReplayTable(gid, record=record, perspective=0, ply=0, speed=0, lang=lang)
+    waiting = re.compile(r"Waiting for|待っています")
+    seen_other_to_move = False
+    for _ in range(min(len(record["actions"]), 30)):
+        table.command("replay:next")
+        settle(table)
+        if 0 not in table.state.to_move() and not table.state.is_over():
+            seen_other_to_move = True
+        assert not waiting.search(table.html()), table.cursor
+    assert seen_other_to_move  # the check met a position where seat 0 had nothing to do

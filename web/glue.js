@@ -171,6 +171,7 @@
     document.title = r.title + " — pygames";
     var log = app.querySelector(".log-lines");
     if (log) log.scrollTop = log.scrollHeight;  // keep the newest line in view
+    moveInView();
     var target = app.querySelector(".overlay [autofocus]");
     if (!target && focusCmd) {
       var all = app.querySelectorAll("[data-cmd]");
@@ -188,6 +189,20 @@
     }
     if (target) target.focus();
   }
+
+  // A replay: keep the move on screen in view inside its list, also when the page (an
+  // embed's iframe) is resized. Not scrollIntoView, which would scroll the page too, and an
+  // embed's parent page with it.
+  function moveInView() {
+    var list = app && app.querySelector(".move-list");
+    var step = list && list.querySelector('[aria-current="step"]');
+    if (!step) return;
+    var top = step.offsetTop;  // .move-list is positioned: relative to the list
+    if (top < list.scrollTop || top + step.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, top - (list.clientHeight - step.offsetHeight) / 2);
+    }
+  }
+  addEventListener("resize", moveInView);
 
   function schedule(r) {
     if (timer !== null) { clearTimeout(timer); timer = null; }

@@ -861,10 +861,12 @@ def prompt(view: dict[str, Any], me: int | None, legal: list[str], sel: dict[str
     choice = view.get("choice")
     deck = view["deck"]
     if not legal:
+        if not waiting_for:  # nobody to wait for: a replay shown, not played
+            return ""
         if choice and choice.get("seat") != me:
             return t("cardia.waiting_choice", lang, who=who(choice["seat"], lang),
                      ability=ability_name(choice.get("ability") or "", lang))
-        return t("waiting_for", lang, who=waiting_for or other)
+        return t("waiting_for", lang, who=waiting_for)
     if choice is None:
         pend = view.get("pending") or {}
         theirs = view["placing"][1 - me]

@@ -545,8 +545,8 @@ def prompt(view: dict[str, Any], me: int | None, legal: list[str], sel: dict[str
     if view["phase"] == "over" or me is None:
         return ""
     name = who(me, lang)
-    if not legal:
-        return t("waiting_for", lang, who=waiting_for)
+    if not legal:  # nobody to wait for in a replay shown, not played
+        return t("waiting_for", lang, who=waiting_for) if waiting_for else ""
     if view["phase"] == "setup":
         return t("kiriai.prompt_setup", lang, who=name)
     if len(sel["picks"]) == 0:
