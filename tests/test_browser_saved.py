@@ -214,3 +214,40 @@ def test_storage_that_throws_is_reported_once_and_play_goes_on(page: Page):
     settle(page)
     assert len(page.locator("#app .log-lines li").all()) > before
     expect(notice).to_have_count(0)
+
+
+def test_full_storage_makes_room_by_forgetting_the_oldest_finished_games(page: Page):
+    """A browser whose storage holds only a few games: the oldest finished ones go, the
+    games in progress stay, the new game is saved, and no notice is needed."""
+    done = json.loads(fixture("cardia-hotseat-over")["text"])
+    going = json.loads(fixture("kiriai-bot")["text"])
+    assert done["over"] and not going["over"]
+    old = [dict(going, id="0000000000", updated=500),  # the oldest of all, but in progress
+           dict(done, id="0000000001", updated=1_000),  # the oldest finished game
+           dict(done, id="0000000002", updated=2_000)]
+    # Room for exactly as many saved games as are there already, like a full disk.
+    page.add_init_script("""(() => {
+      const limit = LIMIT, real = Storage.prototype.setItem;
+      Storage.prototype.setItem = function (key, value) {
+        const saved = Object.keys(this).filter(k => k.startsWith("pygames.saved."));
+        if (key.startsWith("pygames.saved.") && !saved.includes(key) && saved.length >= limit)
+          throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+        return real.call(this, key, value);
+      };
+    })();""".replace("LIMIT", str(len(old))))
+    page.goto("/index.html?lang=en")
+    page.evaluate("envs => { for (const e of envs) localStorage.setItem("
+                  "'pygames.saved.' + e.id, JSON.stringify(e)); }", old)
+    page.goto("/play.html?game=kiriai&mode=hotseat&speed=0&lang=en")
+    page.wait_for_selector(READY)
+    rng = random.Random(5)
+    for _ in range(40):
+        settle(page)
+        if "resume=" in page.url:
+            break
+        click_one(page, rng)
+    games = saved_games(page)
+    assert "resume=" in page.url, "the new game is saved"
+    new_id = re.search(r"resume=(\w+)", page.url).group(1)
+    assert set(games) == {new_id, old[0]["id"], old[2]["id"]}, "only the oldest finished went"
+    expect(page.locator(".save-notice")).to_have_count(0)

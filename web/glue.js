@@ -265,12 +265,8 @@
     var l = r.local;
     if (!l) return;
     if (l.text) {
-      try {
-        localStorage.setItem(l.key, l.text);
-        kept[l.id] = true;
-      } catch (e) {
-        storageNotice(l);
-      }
+      if (store(l.key, l.text)) kept[l.id] = true;
+      else storageNotice(l);
     }
     var params = new URLSearchParams(location.search);
     if (kept[l.id]) params.set("resume", l.id);
@@ -278,6 +274,39 @@
     var search = "?" + params.toString();
     if (search !== location.search && /play\.html$/.test(location.pathname)) {
       history.replaceState(history.state, "", location.pathname + search + location.hash);
+    }
+  }
+
+  // Write a saved game; when storage is full, make room by deleting the oldest finished
+  // games (never one in progress, never this one) and try again (pgui/saved.py).
+  function store(key, text) {
+    for (;;) {
+      try {
+        localStorage.setItem(key, text);
+        return true;
+      } catch (e) {
+        if (!forgetOldestFinished(key)) return false;
+      }
+    }
+  }
+
+  function forgetOldestFinished(keep) {
+    var oldest = null, when = Infinity;
+    try {
+      for (var i = 0; i < localStorage.length; i++) {
+        var k = localStorage.key(i);
+        if (!k || k === keep || k.indexOf("pygames.saved.") !== 0) continue;
+        var env = null;
+        try { env = JSON.parse(localStorage.getItem(k)); } catch (e) { continue; }
+        if (!env || env.kind !== "pygames.saved" || env.over !== true) continue;
+        var t = Number(env.updated) || 0;
+        if (t < when) { when = t; oldest = k; }
+      }
+      if (oldest === null) return false;
+      localStorage.removeItem(oldest);
+      return true;
+    } catch (e) {
+      return false;  // storage blocked altogether
     }
   }
 

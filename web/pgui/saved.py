@@ -26,6 +26,11 @@ Replay link. The record holds the deal (seed): it lives only in this browser's s
 in memory, never in the page's HTML while the game hides something; the page's address
 names the game only by its id (``play.html?...&resume=<id>``).
 
+When a write fails (storage full), ``glue.js`` deletes the oldest finished game
+(``over`` true, by ``updated``; never a game in progress, never the one being written) and
+tries again, until it is written or no finished game is left; only then is ``failed``
+shown.
+
 The lobby (:mod:`pgui.lobby`) reads every ``pygames.saved.*`` entry itself (no index to
 keep in step): the summary fields sit at the envelope's top level. An envelope of an
 earlier version is upgraded (:data:`UPGRADES`) before use; a damaged one is refused with a
