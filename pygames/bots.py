@@ -55,6 +55,12 @@ class RandomBot:
             raise ValueError("the bot has no legal action to choose from")
         return self.rng.choice(legal)
 
+    def skip(self, legal: list[str]) -> None:
+        """Draw as :meth:`choose` would among ``legal``, and forget it: a resumed game
+        replays this bot's moves from its record, so the moves it makes next are those of
+        the unbroken game."""
+        self.rng.choice(legal)
+
 
 class SearchBot:
     """Plays ``seat`` of ``game`` by searching worlds drawn from what the seat knows.
@@ -85,6 +91,11 @@ class SearchBot:
               events: list[dict[str, Any]]) -> Search | FlatMonteCarlo:
         cls = FlatMonteCarlo if self.kind == "flat" else Search
         return cls(self.game, self.seat, view, legal, events, seed=self.rng.next64())
+
+    def skip(self, legal: list[str]) -> None:
+        """Use up the seed of one decision (:meth:`start` and :meth:`choose` each take
+        one), as :meth:`RandomBot.skip` does: for a game resumed from its record."""
+        self.rng.next64()
 
     def done(self, search: Search | FlatMonteCarlo, started: float) -> bool:
         if search.iterations >= self.budget.iterations or len(search.legal) == 1:

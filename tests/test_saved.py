@@ -65,6 +65,37 @@ def test_envelope_round_trip_and_resume_give_the_same_state(gid, mode):
         assert set(again.bots) == set(table.bots)
 
 
+def play_on(table: Table, rng: random.Random, moves: int) -> None:
+    """``moves`` more human actions (random legal ones); the bots answer each."""
+    for _ in range(moves):
+        if table.over:
+            return
+        p = next(p for p in table.state.to_move() if p not in table.bots)
+        table._apply(p, rng.choice(table.state.legal_actions(p)))
+        table._after_change()
+        table.skip()
+
+
+@pytest.mark.parametrize("gid", pygames.game_ids())
+@pytest.mark.parametrize("level", [None, "easy"])
+def test_after_a_resume_the_bot_plays_on_as_in_the_unbroken_game(gid, level):
+    """The bots' moves after a reload are the ones they would have made without it: the
+    resumed bot is where the unbroken one was in its own random numbers."""
+    options = {"layout": "small"} if gid == "canosa" else None
+    unbroken = Table(gid, mode="bot", seed=9, level=level, lang="en", speed=0,
+                     options=options)
+    play_on(unbroken, random.Random(1), 2)
+    env = saved.loads(saved.dumps(saved.envelope(unbroken, "abcdef0123", created=5)))
+    resumed = saved.resume_table(env, lang="en")
+    assert resumed.state == unbroken.state
+    bot = 1 - unbroken.human
+    before = sum(p == bot for p, _ in unbroken.played)
+    play_on(unbroken, random.Random(2), 12)
+    play_on(resumed, random.Random(2), 12)
+    assert sum(p == bot for p, _ in unbroken.played) > before, "the bot moved after"
+    assert resumed.state.record() == unbroken.state.record()
+
+
 def test_a_finished_game_carries_its_replay_string():
     from pygames import records
 

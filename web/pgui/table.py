@@ -94,13 +94,8 @@ class Table:
         #: Every action played at this table, in order (undo replays all but the last).
         self.played: list[tuple[int, str]] = []
         self.human = seed % 2 if self.seat_choice == "random" else int(self.seat_choice)
-        self.bots: dict[int, Any] = {}
+        self.bots: dict[int, Any] = self._new_bots()
         self.thinking = {}
-        if self.mode == "bot":
-            other = 1 - self.human
-            self.bots[other] = (RandomBot(seed=seed * 7 + 1) if self.level is None else
-                                SearchBot(self.game, other, level=self.level,
-                                          seed=seed * 7 + 1, timed=self.slices))
         self.sel = self.ui.new_selection()
         self.shown = 0
         self.before: dict[str, Any] | None = None
@@ -112,6 +107,14 @@ class Table:
         self._after_change()  # bots may act (and setup events appear) before anything shows
         self.shown = self._count()
         self._next_handover()
+
+    def _new_bots(self) -> dict[int, Any]:
+        """The bot of ``mode=bot`` (seeded by the deal), before its first decision."""
+        if self.mode != "bot":
+            return {}
+        other, seed = 1 - self.human, self.seed * 7 + 1
+        return {other: RandomBot(seed=seed) if self.level is None else
+                SearchBot(self.game, other, level=self.level, seed=seed, timed=self.slices)}
 
     def rematch(self) -> None:
         self.start(self.seed + 1)
@@ -321,7 +324,11 @@ class Table:
         pairs (the bots' too) from this table's deal, then let the bots think if they are
         to move. The screen shows the position at once (no playback)."""
         self.state, self.played, self.thinking = self._fresh(), [], {}
+        self.bots = self._new_bots()  # as they were before their first decision
         for p, action in actions:
+            bot = self.bots.get(p)
+            if bot is not None:  # one decision of the bot's: its later moves stay the same
+                bot.skip(self.state.legal_actions(p))
             self._play(p, action)
         self._settle_new_state()
 
