@@ -404,6 +404,13 @@ class CardiaState(State):
     #: made, the log stays empty.
     quiet = False
 
+    #: A quiet state's running tallies, kept outside ``vars()`` (never compared, never
+    #: copied by :meth:`clone`), each None when not known (then counted from the row):
+    #: ``_tot`` the signets in the row per seat ``[a, b]``, ``_djinn`` how many Mechanical
+    #: Djinns there carry a token (Deck II). The written-out steps keep them up to date;
+    #: anything else that moves a signet or a token, or removes a row card, forgets them.
+    __slots__ = ("_tot", "_djinn")
+
     def __init__(self, game: Game, seed: int, players: int, options: dict[str, Any]) -> None:
         super().__init__(game, seed, players, options)
         self.rng = Rng(seed)
@@ -498,6 +505,7 @@ class CardiaState(State):
         twin.game = self.game
         twin.rng = Rng(0)
         twin.rng._state = self.rng._state
+        twin._tot = twin._djinn = None
         return twin
 
     # -- the fast path for search ----------------------------------------------------------
@@ -533,6 +541,12 @@ class CardiaState(State):
         twin.elemental_draw = self.elemental_draw[:]
         twin.serpent = self.serpent[:]
         twin.tasks = self.tasks[:]
+        if self.quiet:
+            tot = self._tot
+            twin._tot = tot and tot[:]
+            twin._djinn = self._djinn
+        else:
+            twin._tot = twin._djinn = None
         return twin
 
     def apply_fast(self, player: int, action: str) -> None:
@@ -549,11 +563,89 @@ class CardiaState(State):
         choice = self.choice
         if choice is not None:
             self.choice = None
-            self._answer(choice, action)
-            self._run_quiet()
+            quick = _QUIET_ANSWERS.get(choice["kind"])
+            if quick is None:
+                self._answer(choice, action)
+                self._run_quiet()
+            else:
+                quick(self, choice, action)
             return
-        p = player
-        v = _VALUE[action]
+        self._place_quiet(player, _VALUE[action])
+
+    def playout_fast(self, rng: Any, depth: int) -> bool:
+        """:meth:`State.playout_fast` in one loop for a quiet state: the movers as
+        :meth:`to_move` gives them and the default draw (``int(rng.random() * n)``-th of
+        :meth:`legal_actions`, read from the hand or the choice's options without making
+        the list), played as :meth:`apply_fast` plays them. The same numbers, moves and
+        states as the plain loop."""
+        if not self.quiet:
+            return State.playout_fast(self, rng, depth)
+        r = rng.random
+        answer, run, place = self._answer, self._run_quiet, self._place_quiet
+        encounter = self._encounter_quiet
+        quick_answers = _QUIET_ANSWERS
+        for _ in range(depth):
+            if self.phase == "over":
+                return True
+            choice = self.choice
+            if choice is not None:  # to_move() is [the chooser]
+                opts = choice["_opts"]
+                self.choice = None
+                quick = quick_answers.get(choice["kind"])
+                if quick is None:
+                    answer(choice, opts[int(r() * len(opts))])
+                    run()
+                else:
+                    quick(self, choice, opts[int(r() * len(opts))])
+                continue
+            placed, f = self.placed, self.fortune
+            if f is not None and placed[f] is None:
+                p = f
+            elif placed[0] is not None:
+                p = 1
+            elif placed[1] is None:  # to_move() is [0, 1]: both place in this round
+                h0, h1 = self.hands
+                v0 = h0[int(r() * len(h0))]
+                if not h1 or self.location == "foggy_swamp":  # as apply_fast goes
+                    place(0, v0)
+                    legal = self.legal_actions(1)
+                    if legal:
+                        self.apply_fast(1, legal[int(r() * len(legal))])
+                    continue
+                # Seat a's placement asks nothing (b holds cards), b's completes the
+                # encounter: both written out (no Fortune Teller: both place face down).
+                h0.remove(v0)
+                v1 = h1[int(r() * len(h1))]
+                h1.remove(v1)
+                next_mod, librarian, engineer, blackmail = (self.next_mod, self.librarian,
+                                                            self.engineer, self.blackmail)
+                c0 = {"v": v0, "mod": next_mod[0], "on": False, "sig": 0, "up": False,
+                      "lib": librarian[0], "eng": engineer[0], "bm": blackmail[0]}
+                c1 = {"v": v1, "mod": next_mod[1], "on": False, "sig": 0, "up": False,
+                      "lib": librarian[1], "eng": engineer[1], "bm": blackmail[1]}
+                next_mod[0] = next_mod[1] = librarian[0] = librarian[1] = 0
+                engineer[0] = engineer[1] = 0
+                self.blackmail = [[], []]
+                self.fortune = None
+                n = self.next_id
+                self.next_id = n + 1
+                self.cur = n
+                enc = {"id": n, "cards": [c0, c1], "revealed": False, "evald": False,
+                       "win": None}
+                row = self.row
+                row.append(enc)
+                encounter(enc, row)
+                continue
+            else:
+                p = 0
+            hand = self.hands[p]
+            place(p, hand[int(r() * len(hand))])
+        return False
+
+    def _place_quiet(self, p: int, v: int) -> None:
+        """A quiet placement of hand card ``v`` by seat ``p`` (:meth:`apply_fast`): the
+        same steps as :meth:`_place` and :meth:`_run`, the encounter it completes resolved
+        by :meth:`_encounter_quiet`."""
         self.hands[p].remove(v)
         next_mod, librarian, engineer, blackmail = (self.next_mod, self.librarian,
                                                     self.engineer, self.blackmail)
@@ -624,15 +716,16 @@ class CardiaState(State):
                         s0 = 1
                     if d1["on"] and d1["v"] == _JUDGE:
                         s1 = 1
-            c0["sig"], c1["sig"] = s0, s1
         else:
             cw = c1 if win else c0
             n = 1 + (not deck_one and cw["on"] and cw["v"] == _ARISTOCRAT)
-            if win:
-                c0["sig"], c1["sig"] = 0, n
-            else:
-                c0["sig"], c1["sig"] = n, 0
+            s0, s1 = (0, n) if win else (n, 0)
             enc["win"] = win
+        tot = self._tot
+        if tot is not None:
+            tot[0] += s0 - c0["sig"]
+            tot[1] += s1 - c1["sig"]
+        c0["sig"], c1["sig"] = s0, s1
         if loc == "founders_day":
             self._founders_check()
             if self.ending is not None:
@@ -642,16 +735,18 @@ class CardiaState(State):
         if win is not None:
             card = c0 if win else c1
             ab = card["v"]
-            if ab in self.ongoing:
+            rule = _LOSER_RULES[self.deck][ab]
+            if rule is None:  # ongoing
                 if not card["on"]:
                     card["on"] = True
+                    if ab == _MECHANICAL_DJINN:
+                        self._djinn = None
                     self._retoken(i, ab)
             else:
-                name = self.abilities[ab]
+                name, fn = rule
                 q = 1 - win
                 src = [q, ab]
-                _ABILITY_RULES[name](self, q, src, i, {"seat": q, "ability": name, "card": ab,
-                                                       "at": src})
+                fn(self, q, src, i, {"seat": q, "ability": name, "card": ab, "at": src})
                 if self.tasks or self.choice is not None or self.ending is not None:
                     self._rest("loser")
                     return
@@ -665,28 +760,21 @@ class CardiaState(State):
         row = self.row
         deck_two = self.deck == "II"
         if deck_two:  # engineer (as _q_engineer)
-            i = self._enc_index(self.cur)
+            cur = self.cur
+            i = len(row) - 1 if row and row[-1]["id"] == cur else self._enc_index(cur)
             if i >= 0:
                 c0, c1 = row[i]["cards"]
                 if (c0 is not None and c0["eng"]) or (c1 is not None and c1["eng"]):
                     self._t_engineer(None)  # type: ignore[arg-type]
-        # One pass over the row: the signet totals (for end_checks; djinn, serpent and
-        # founders move no signet) and whether a Mechanical Djinn is active.
-        t0 = t1 = 0
-        djinn = False
-        if deck_two:
-            for e in row:
-                d0, d1 = e["cards"]
-                t0 += d0["sig"]
-                t1 += d1["sig"]
-                if ((d0["on"] and d0["v"] == _MECHANICAL_DJINN)
-                        or (d1["on"] and d1["v"] == _MECHANICAL_DJINN)):
-                    djinn = True
-        else:
-            for e in row:
-                d0, d1 = e["cards"]
-                t0 += d0["sig"]
-                t1 += d1["sig"]
+        # The signet totals (for end_checks; djinn, serpent and founders move no signet)
+        # and whether a Mechanical Djinn is active: the tallies, else one pass over the row.
+        tot = self._tot
+        djinn = self._djinn if deck_two else 0
+        if tot is None or djinn is None:
+            self._count()
+            tot = self._tot
+            djinn = self._djinn if deck_two else 0
+        t0, t1 = tot
         if djinn:
             self._t_djinn(None)  # type: ignore[arg-type]
             if self.ending is not None:
@@ -745,6 +833,20 @@ class CardiaState(State):
         self.cur = None
         if not (hands[0] and hands[1]):
             self._check_stuck()
+
+    def _count(self) -> None:
+        """The tallies ``_tot`` and ``_djinn`` counted from the row."""
+        t0 = t1 = djinn = 0
+        for e in self.row:
+            d0, d1 = e["cards"]
+            t0 += d0["sig"]
+            t1 += d1["sig"]
+            if d0["on"] and d0["v"] == _MECHANICAL_DJINN:
+                djinn += 1
+            if d1["on"] and d1["v"] == _MECHANICAL_DJINN:
+                djinn += 1
+        self._tot = [t0, t1]
+        self._djinn = djinn if self.deck == "II" else 0
 
     def _rest(self, step: str) -> None:
         """After ``step`` of :meth:`_encounter_quiet` asked or pushed something: the rest of
@@ -815,6 +917,10 @@ class CardiaState(State):
                     if d1["on"] and d1["v"] == _JUDGE:
                         s1 = 1
         enc["win"] = win
+        tot = self._tot
+        if tot is not None:
+            tot[0] += s0 - c0["sig"]
+            tot[1] += s1 - c1["sig"]
         c0["sig"], c1["sig"] = s0, s1
         if self.location == "founders_day":
             self._founders_check()
@@ -834,6 +940,8 @@ class CardiaState(State):
         if ab in self.ongoing:
             if not card["on"]:
                 card["on"] = True
+                if ab == _MECHANICAL_DJINN:
+                    self._djinn = None
                 self._retoken(i, ab)
             return
         name = self.abilities[ab]
@@ -985,6 +1093,8 @@ class CardiaState(State):
             self.log.append({"t": "round", "n": self.round, "wins": list(self.wins)})
         n = 2 if self.location == "grand_library" else 5
         if self.quiet:  # the same deal from the same PRNG state: search meets it again
+            self._tot = [0, 0]
+            self._djinn = 0
             rng = self.rng
             key = (rng._state, n)
             deal = _DEALS.get(key)
@@ -1116,11 +1226,15 @@ class CardiaState(State):
             insort(self.hands[seat], v)
             if not self.quiet:
                 self.log.append({"t": "return", "p": seat, "e": i + 1, "card": v})
+            else:
+                self._tot = self._djinn = None
         else:
             self.discards[seat].append(v)
             if not self.quiet:
                 self.log.append({"t": "discard", "p": seat, "cards": [v], "from": "row",
                                  "why": why, "e": i + 1})
+            else:
+                self._tot = self._djinn = None
 
     def _drop_empty(self, i: int) -> None:
         if self.row[i]["cards"] == [None, None]:
@@ -1166,13 +1280,14 @@ class CardiaState(State):
         """:meth:`_run` in a quiet state: the quiet handlers, and once just the steps after
         the loser's ability are left (identity: procedure tasks are shared, pushed ones are
         new), :meth:`_tail_quiet` runs them written out."""
-        key = (self.deck, self.location)
-        handlers = _QUIET_TASKS.get(key) or _quiet_tasks(*key)
-        rest = handlers["_rest"]
-        n = len(rest)
+        try:
+            handlers, n, last = _QUIET_RUN[self.deck][self.location]
+        except KeyError:
+            _quiet_tasks(self.deck, self.location)
+            handlers, n, last = _QUIET_RUN[self.deck][self.location]
         while self.tasks and self.choice is None and self.ending is None:
             tasks = self.tasks
-            if len(tasks) == n and tasks[-1] is rest[-1]:  # type: ignore[index]
+            if len(tasks) == n and tasks[-1] is last:
                 tasks.clear()
                 self._tail_quiet()
                 return
@@ -1377,7 +1492,9 @@ class CardiaState(State):
             before = [c0["sig"], c1["sig"]]
             if before[0] != s0 or before[1] != s1:
                 c0["sig"], c1["sig"] = s0, s1
-                if enc["id"] != skip and not self.quiet:
+                if self.quiet:
+                    self._tot = None
+                elif enc["id"] != skip:
                     changed.append({"e": i + 1, "before": before, "after": [s0, s1]})
                 if serpent and enc["id"] != self.cur:
                     if s0 and not before[0]:
@@ -1447,6 +1564,10 @@ class CardiaState(State):
         b0, b1 = c0["sig"], c1["sig"]
         if b0 != s0 or b1 != s1:
             c0["sig"], c1["sig"] = s0, s1
+            tot = self._tot
+            if tot is not None:
+                tot[0] += s0 - b0
+                tot[1] += s1 - b1
             if self.location == "serpent_temple" and enc["id"] != self.cur:
                 if s0 and not b0:
                     self.serpent[0] += 1
@@ -1500,6 +1621,8 @@ class CardiaState(State):
                 if not self.quiet:
                     self.log.append({"t": "token", "p": o, "e": i + 1, "card": card["v"],
                                      "on": True})
+                else:
+                    self._djinn = None
                 self._reevaluate()
             return
         ctx = {"seat": o, "ability": name, "card": ab, "at": src if i >= 0 else None}
@@ -1572,6 +1695,8 @@ class CardiaState(State):
         enc["cards"][q] = _new_card(new, True)
         if not self.quiet:
             self.log.append({"t": "replace", "p": q, "e": i + 1, "old": old, "new": new})
+        else:
+            self._tot = self._djinn = None
         if token:
             self._reevaluate()
         else:  # a card without a token in, one without out: only this encounter changes
@@ -1740,6 +1865,8 @@ class CardiaState(State):
                 if not self.quiet:
                     self.log.append({"t": "token", "p": t[0], "e": i + 1, "card": t[1],
                                      "on": False})
+                else:
+                    self._djinn = None
                 self._retoken(i, t[1])
         elif kind == "inventor_plus":
             self._modify(target, 3, "inventor")
@@ -1795,6 +1922,40 @@ class CardiaState(State):
             if not self.quiet:
                 self.log.append(private_event({"t": "under", "p": o, "card": v}, [o], ["card"]))
 
+    # Quiet answers of the most frequent choices (:data:`_QUIET_ANSWERS`): :meth:`_answer`
+    # and the :meth:`_run_quiet` after it in one, as they go in a quiet state.
+    def _qa_discard(self, c: dict[str, Any], action: str) -> None:
+        """A discard, and the next one of the same count (``_t_discard``, which _answer
+        pushes and the engine runs at once) written out."""
+        o = c["seat"]
+        v = _X_VALUE[action]
+        hand, discards = self.hands[o], self.discards[o]
+        hand.remove(v)
+        discards.append(v)
+        n = c["count"] - 1
+        if n > 0 and hand:
+            if len(hand) > n:
+                why = c["why"]
+                self.choice = {"kind": "discard", "seat": o, "ability": why, "card": None,
+                               "at": None, "count": n, "why": why,
+                               "_opts": [_X[v] for v in hand]}
+                return  # the engine would stop at once
+            discards.extend(hand)
+            hand.clear()
+        self._run_quiet()
+
+    def _qa_modify(self, c: dict[str, Any], action: str) -> None:
+        """Envoy (−3, or ``n``: −3 to the next card), Prodigy (+3), Inventor's −3: a row
+        card's modifier (row cards are unique per seat: the code's card is the target)."""
+        delta = _QUIET_DELTA[c["kind"]]
+        if action == "n":
+            self.next_mod[c["seat"]] += delta
+        else:
+            i, p = _AT[action]
+            self.row[i]["cards"][p]["mod"] += delta
+            self._reeval_at(i)
+        self._run_quiet()
+
     def _named(self, c: dict[str, Any], colour: str) -> None:
         o, q = c["seat"], 1 - c["seat"]
         name = c["ability"]
@@ -1837,6 +1998,8 @@ class CardiaState(State):
         if not self.quiet:
             self.log.append({"t": "move", "p": frm[0], "from": [i + 1, frm[1]],
                              "to": [j + 1, to[1]], "mod": mod, "token": token})
+        else:
+            self._djinn = None
         self._reevaluate()
 
     # -- Finish (§3.7) ------------------------------------------------------------------
@@ -1932,6 +2095,10 @@ class CardiaState(State):
 _TASKS = {name[3:]: f for name, f in vars(CardiaState).items() if name.startswith("_t_")}
 _ABILITY_RULES = {name[4:]: f for name, f in vars(CardiaState).items()
                   if name.startswith("_ab_")}
+#: Per deck and card value: (ability name, its rule), or None for an ongoing ability.
+_LOSER_RULES = {deck: tuple(None if v in ONGOING[deck] or not v
+                            else (names[v], _ABILITY_RULES[names[v]]) for v in range(17))
+                for deck, names in ABILITIES.items()}
 assert _TREASURER == _COUNSELOR and _JUDGE == _ARISTOCRAT and ONGOING == {
     "I": (_MEDIATOR, _JUDGE, _TREASURER), "II": (_ARISTOCRAT, _COUNSELOR, _MECHANICAL_DJINN)}
 #: Quiet deals (:meth:`CardiaState._start_round`): (PRNG state, hand size) -> (decks, hands,
@@ -1954,7 +2121,21 @@ _CODE = tuple((f"{n + 1}a", f"{n + 1}b") for n in range(32))
 _X = tuple(f"x{v}" for v in range(17))
 #: Card values by placement action.
 _VALUE = {a: v for v, a in enumerate(_PLACE)}
+#: Card values by discard action ("x7" -> 7).
+_X_VALUE = {a: v for v, a in enumerate(_X)}
+#: (row index, seat) by row card code ("3a" -> (2, 0)).
+_AT = {code: (n, p) for n, codes in enumerate(_CODE) for p, code in enumerate(codes)}
+#: The modifier a choice answered by :meth:`CardiaState._qa_modify` gives its target.
+_QUIET_DELTA = {"envoy_target": -3, "prodigy_target": 3, "inventor_minus": -3}
+#: Choice kinds a quiet state answers by its own written-out handler (the same effects as
+#: ``_answer`` and the engine run after it).
+_QUIET_ANSWERS: dict[str, Any] = {"discard": CardiaState._qa_discard,
+                                  **dict.fromkeys(_QUIET_DELTA, CardiaState._qa_modify)}
 _QUIET_TASKS: dict[tuple[str, str], dict[str, Any]] = {}
+#: Per deck and location: (the quiet task handlers, how many tasks follow the loser's
+#: ability, the first of them to run), for :meth:`CardiaState._run_quiet`.
+_QUIET_RUN: dict[str, dict[str, tuple[dict[str, Any], int, dict[str, str]]]] = {
+    "I": {}, "II": {}}
 
 
 def _quiet_tasks(deck: str, location: str) -> dict[str, Any]:
@@ -1972,8 +2153,9 @@ def _quiet_tasks(deck: str, location: str) -> dict[str, Any]:
             quiet["reveal"] = CardiaState._q_reveal
         if location not in ("bazaar", "grand_library", "scrapyard"):
             quiet["draws"] = CardiaState._q_draws
-        quiet["_rest"] = _rest_of(deck, location, "loser")  # not a task: see _run_quiet
+        quiet["_rest"] = rest = _rest_of(deck, location, "loser")  # not a task: _run_quiet
         _QUIET_TASKS[key] = quiet
+        _QUIET_RUN[deck][location] = (quiet, len(rest), rest[-1])
     return _QUIET_TASKS[key]
 
 
@@ -2067,6 +2249,7 @@ class _Determinizer:
         s = object.__new__(CardiaState)
         State.__init__(s, self.game, 0, 2, dict(view["options"]))
         s.quiet = True
+        s._tot = s._djinn = None
         s.rng = Rng(rng.next64())
         s.deck, s.location = view["deck"], view["location"]
         s.abilities, s.ongoing = list(ABILITIES[s.deck]), list(ONGOING[s.deck])

@@ -1146,6 +1146,98 @@ def test_a_fast_clone_is_independent_of_its_original():
     assert _public(s) == before and s == twin
 
 
+_LOCATIONS = ["none", "serpent_temple", "bazaar", "founders_day", "grand_library",
+              "scrapyard", "auction_house", "haunted_catacombs", "foggy_swamp"]
+
+
+def _tallies(s):
+    """A quiet state's running tallies as the row gives them: signets per seat, active
+    Mechanical Djinns (Deck II)."""
+    tot, djinn = [0, 0], 0
+    for e in s.row:
+        for p in (A, B):
+            c = e["cards"][p]
+            tot[p] += c["sig"]
+            djinn += s.deck == "II" and c["on"] and c["v"] == 15
+    return tot, djinn
+
+
+@pytest.mark.parametrize("deck", ["I", "II"])
+@pytest.mark.parametrize("location", _LOCATIONS)
+def test_the_quiet_tallies_follow_the_row(deck, location):
+    """A quiet state keeps its signet totals and active Mechanical Djinns as it goes (or
+    forgets them): whenever it knows them, they are what the row holds, and every field
+    is the public path's."""
+    known = 0
+    for seed in range(12):
+        public = GAME.new_game(seed=seed, options={"deck": deck, "location": location})
+        fast = public.clone_fast()
+        rng = random.Random(seed)
+        while not public.is_over():
+            p = rng.choice(public.to_move())
+            action = rng.choice(public.legal_actions(p))
+            public.apply(p, action)
+            fast.apply_fast(p, action)
+            assert _fields(fast) == _fields(public)
+            tot, djinn = _tallies(fast)
+            if fast._tot is not None:
+                known += 1
+                assert fast._tot == tot
+            assert fast._djinn in (None, djinn)
+            if rng.random() < 0.2:
+                fast = fast.clone_fast()
+    assert known  # they are kept, not only forgotten
+
+
+def _public_playout(s, rng, depth):
+    """State.playout_fast's moves (each mover of to_move() in turn, the default draw of
+    legal_actions), played by the public protocol."""
+    for _ in range(depth):
+        movers = s.to_move()
+        if not movers:
+            return True
+        for p in movers:
+            legal = s.legal_actions(p)
+            s.apply(p, legal[int(rng.random() * len(legal))])
+    return False
+
+
+@pytest.mark.parametrize("deck", ["I", "II"])
+@pytest.mark.parametrize("location", _LOCATIONS)
+def test_a_fused_fast_playout_gives_the_public_fields(deck, location):
+    """CardiaState.playout_fast (placements drawn from the hand, quick answers, the
+    encounter written out) plays what the public protocol plays with the same numbers,
+    cut at any depth: every field equal, the tallies right."""
+    for seed in range(10):
+        rng = random.Random(seed)
+        public = GAME.new_game(seed=seed, options={"deck": deck, "location": location})
+        fast = public.clone_fast()
+        while True:
+            depth = rng.choice([1, 2, 3, 7, 30])
+            numbers = rng.random()
+            ended = fast.playout_fast(random.Random(numbers), depth)
+            assert ended == _public_playout(public, random.Random(numbers), depth)
+            assert _fields(fast) == _fields(public)
+            assert fast._tot in (None, _tallies(fast)[0])
+            assert fast._djinn in (None, _tallies(fast)[1])
+            if ended or public.is_over():
+                break
+            if rng.random() < 0.3:
+                fast = fast.clone_fast()
+
+
+def test_a_fast_clone_of_a_public_state_counts_its_tallies_afresh():
+    """A public state keeps no tallies: its fast copy counts them from the row when it
+    needs them, and a plain clone of a quiet state forgets them."""
+    s = table(deck="II", hands=([10, 1], [8, 2]), decks=([4], [6]), row=[E(9, 3), E(5, 7)])
+    fast = s.clone_fast()
+    assert fast._tot is None and fast._djinn is None
+    fast.apply_fast(A, "10")
+    fast.apply_fast(B, "8")
+    assert fast._tot == _tallies(fast)[0] == [2, 1]
+    assert fast.clone()._tot is None
+
+
 def _positions(deck, location, seeds, every=3):
     """Real positions (every few steps of random games), with the seat to determinise."""
     for seed in seeds:
