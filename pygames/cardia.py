@@ -582,8 +582,9 @@ class CardiaState(State):
             return State.playout_fast(self, rng, depth)
         r = rng.random
         answer, run, place = self._answer, self._run_quiet, self._place_quiet
-        encounter = self._encounter_quiet
+        encounter, duel = self._encounter_quiet, self._duel_quiet
         quick_answers = _QUIET_ANSWERS
+        plain = self.location in _PLAIN_REVEAL
         for _ in range(depth):
             if self.phase == "over":
                 return True
@@ -619,6 +620,10 @@ class CardiaState(State):
                 h1.remove(v1)
                 next_mod, librarian, engineer, blackmail = (self.next_mod, self.librarian,
                                                             self.engineer, self.blackmail)
+                if plain and not (librarian[0] or librarian[1] or blackmail[0]
+                                  or blackmail[1]):
+                    duel(v0, v1)
+                    continue
                 c0 = {"v": v0, "mod": next_mod[0], "on": False, "sig": 0, "up": False,
                       "lib": librarian[0], "eng": engineer[0], "bm": blackmail[0]}
                 c1 = {"v": v1, "mod": next_mod[1], "on": False, "sig": 0, "up": False,
@@ -641,6 +646,121 @@ class CardiaState(State):
             hand = self.hands[p]
             place(p, hand[int(r() * len(hand))])
         return False
+
+    def _duel_quiet(self, v0: int, v1: int) -> None:
+        """Both seats' placements of one encounter (cards ``v0``, ``v1`` already out of
+        their hands) and the encounter, in a quiet state whose location has no reveal rule
+        (:data:`_PLAIN_REVEAL`) and with nothing to do after the reveal (no Librarian or
+        Blackmailer waiting): :meth:`_place_quiet` twice and :meth:`_encounter_quiet`
+        folded into one. The new cards carry no token (no Mediator, Aristocrat or Judge of
+        theirs to look at), so the encounter is decided before it goes into the row;
+        Location "none" has its Finish written out here too."""
+        next_mod, engineer = self.next_mod, self.engineer
+        m0, m1 = next_mod
+        e0, e1 = engineer
+        next_mod[0] = next_mod[1] = engineer[0] = engineer[1] = 0
+        self.blackmail = [[], []]
+        a, b = v0 + m0, v1 + m1
+        row = self.row
+        i = len(row)
+        tot = self._tot
+        if a > b:
+            win, s0, s1 = 0, 1, 0
+        elif b > a:
+            win, s0, s1 = 1, 0, 1
+        else:  # C3: a Judge (in force, so in the row already) wins the tie
+            win = None
+            s0 = s1 = 0
+            if self.deck == "I":
+                for e in row:
+                    d0, d1 = e["cards"]
+                    if d0["on"] and d0["v"] == _JUDGE:
+                        s0 = 1
+                    if d1["on"] and d1["v"] == _JUDGE:
+                        s1 = 1
+        if tot is not None:
+            tot[0] += s0
+            tot[1] += s1
+        c0 = {"v": v0, "mod": m0, "on": False, "sig": s0, "up": True, "lib": 0, "eng": e0,
+              "bm": []}
+        c1 = {"v": v1, "mod": m1, "on": False, "sig": s1, "up": True, "lib": 0, "eng": e1,
+              "bm": []}
+        n = self.next_id
+        self.next_id = n + 1
+        self.cur = n
+        row.append({"id": n, "cards": [c0, c1], "revealed": True, "evald": True,
+                    "win": win})
+        loc = self.location
+        if loc == "founders_day":
+            self._founders_check()
+            if self.ending is not None:
+                self._finish_round()
+                return
+        if win is not None:  # loser: its ability at once
+            card = c1 if win == 0 else c0
+            ab = card["v"]
+            rule = _LOSER_RULES[self.deck][ab]
+            if rule is None:  # ongoing
+                card["on"] = True
+                if ab == _MECHANICAL_DJINN:
+                    self._djinn = None
+                self._retoken(i, ab)
+            else:
+                name, fn = rule
+                q = 1 - win
+                src = [q, ab]
+                fn(self, q, src, i, {"seat": q, "ability": name, "card": ab, "at": src})
+                if self.tasks or self.choice is not None or self.ending is not None:
+                    self._rest("loser")
+                    return
+        if loc != "none":
+            self._tail_quiet()
+            return
+        # _tail_quiet for location "none". Engineer: the encounter and its cards are where
+        # they were (no Deck II ability moves them; Deck I has no Engineer).
+        if e0 or e1:
+            self._t_engineer(None)  # type: ignore[arg-type]
+        tot = self._tot
+        djinn = self._djinn
+        if tot is None or djinn is None:
+            self._count()
+            tot = self._tot
+            djinn = self._djinn
+        if djinn:
+            self._t_djinn(None)  # type: ignore[arg-type]
+            if self.ending is not None:
+                self._finish_round()
+                return
+        t0, t1 = tot
+        if t0 >= SIGNETS_TO_WIN and t0 > t1:
+            self._end_round(0, "signets")
+            self._finish_round()
+            return
+        if t1 >= SIGNETS_TO_WIN and t1 > t0:
+            self._end_round(1, "signets")
+            self._finish_round()
+            return
+        hands, decks = self.hands, self.decks
+        h0, h1 = hands
+        d0, d1 = decks
+        if not ((h0 or d0) and (h1 or d1)):
+            self._round_end_by_cards()
+            if self.ending is not None:
+                self._finish_round()
+                return
+        if d0:
+            insort(h0, d0.pop())
+        if d1:
+            insort(h1, d1.pop())
+        extra = self.elemental_draw
+        if extra[0] or extra[1]:
+            for p in SEATS:
+                if extra[p]:
+                    self._draw(p, extra[p], "elemental")
+                    extra[p] = 0
+        self.cur = None
+        if not (h0 and h1):
+            self._check_stuck()
 
     def _place_quiet(self, p: int, v: int) -> None:
         """A quiet placement of hand card ``v`` by seat ``p`` (:meth:`apply_fast`): the
@@ -1956,6 +2076,32 @@ class CardiaState(State):
             self._reeval_at(i)
         self._run_quiet()
 
+    def _qa_kinesis_to(self, c: dict[str, Any], action: str) -> None:
+        """Kinesis Mage's move (:meth:`_kinesis`, Deck II), re-deciding only what it can
+        change (the rest of the row is decided as it stands, as :meth:`_retoken` and
+        :meth:`_modify` assume): the two encounters whose cards lost and got modifiers or
+        the token, and, when the token moved, the encounter left of each (Counselor)."""
+        seat, v = c["from"]
+        i = self._find(seat, v)
+        j, p = _AT[action]
+        row = self.row
+        a, b = row[i]["cards"][seat], row[j]["cards"][p]
+        mod, token = a["mod"], a["on"]
+        b["mod"] += mod  # C17: moved modifiers add to the destination's own
+        a["mod"] = 0
+        again = {i, j}
+        if token:
+            a["on"] = False
+            b["on"] = True
+            self._djinn = None
+            if i:
+                again.add(i - 1)
+            if j:
+                again.add(j - 1)
+        for k in sorted(again):
+            self._reeval_at(k)
+        self._run_quiet()
+
     def _named(self, c: dict[str, Any], colour: str) -> None:
         o, q = c["seat"], 1 - c["seat"]
         name = c["ability"]
@@ -2121,6 +2267,10 @@ _CODE = tuple((f"{n + 1}a", f"{n + 1}b") for n in range(32))
 _X = tuple(f"x{v}" for v in range(17))
 #: Card values by placement action.
 _VALUE = {a: v for v, a in enumerate(_PLACE)}
+#: Locations whose reveal has no rule of its own (a quiet playout decides such an encounter
+#: in one piece: :meth:`CardiaState._duel_quiet`).
+_PLAIN_REVEAL = frozenset({"none", "serpent_temple", "bazaar", "founders_day",
+                           "grand_library", "scrapyard"})
 #: Card values by discard action ("x7" -> 7).
 _X_VALUE = {a: v for v, a in enumerate(_X)}
 #: (row index, seat) by row card code ("3a" -> (2, 0)).
@@ -2130,6 +2280,7 @@ _QUIET_DELTA = {"envoy_target": -3, "prodigy_target": 3, "inventor_minus": -3}
 #: Choice kinds a quiet state answers by its own written-out handler (the same effects as
 #: ``_answer`` and the engine run after it).
 _QUIET_ANSWERS: dict[str, Any] = {"discard": CardiaState._qa_discard,
+                                  "kinesis_to": CardiaState._qa_kinesis_to,
                                   **dict.fromkeys(_QUIET_DELTA, CardiaState._qa_modify)}
 _QUIET_TASKS: dict[tuple[str, str], dict[str, Any]] = {}
 #: Per deck and location: (the quiet task handlers, how many tasks follow the loser's
