@@ -357,6 +357,34 @@ class _Geometry:
                            self.islands[1 - p], self.S, self.X, self.G, self.T,
                            *stepdir[p], -lanes[0], lanes[1], lanes[2], lanes[3], rep,
                            moveflat) for p in (GOLD, SILVER))
+        #: For :meth:`_FastCanosaState.playout_fast`, per player ``p``, read once per turn:
+        #: the opponent, the two islands, the ring strings, and the sailor moves as a mask
+        #: of lanes as above, but only for the directions ``p``'s sailors can step (two on
+        #: a board with corner islands), in ``_DIRS`` order (so its bits come in the same
+        #: order), each lane shifted up by ``cols`` so that every shift is to the left:
+        #: per lane its sailors and shift (``wide``: more than two lanes), the open squares'
+        #: multiplier, and per bit ``(from, to, action, from bit | to bit)`` (None where no
+        #: step ends).
+        bit = self.bit
+        fused = []
+        for p in (GOLD, SILVER):
+            used = [d for d in range(len(_DIRS)) if stepdir[p][d]]
+            lane = []
+            for i, d in enumerate(used):
+                dr, dc = _DIRS[d]
+                lane += [stepdir[p][d], i * n + cols + dr * cols + dc]
+            lane += [0, 0] * (len(_DIRS) - len(used))
+            info: list[tuple[int, int, str, int] | None] = [None] * cols
+            for d in used:
+                dr, dc = _DIRS[d]
+                for b in range(n):
+                    a = b - dr * cols - dc
+                    act = self.M.get((a, b)) if 0 <= a < n else None
+                    info.append(None if act is None else (a, b, act, bit[a] | bit[b]))
+            fused.append((1 - p, self.islands[p], self.islands[1 - p], _RING[p],
+                          _RING[1 - p], *lane, len(used) > 2,
+                          sum(1 << (i * n + cols) for i in range(len(used))), tuple(info)))
+        self.fused = tuple(fused)
 
     def sq(self, i: int) -> list[int]:
         r, c = self.rc[i]
@@ -638,7 +666,7 @@ class CanosaState(State):
                         gold |= bit[i]
                     else:
                         silver |= bit[i]
-        twin._occ, twin._room, twin._ctrl = occ, room, [gold, silver]
+        twin._room, twin._ctrl = room, [gold, silver]
         twin._open = g.all & ~(occ | bit[self.sirens[0]] | bit[self.sirens[1]])
         return twin
 
@@ -1144,6 +1172,32 @@ def _nth_bit(mask: int, k: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
+def _n6_may_refuse(g: _Geometry, p: int, s: int, free: int, open_: int, ctrl: int) -> bool:
+    """Can N6 refuse one of ``p``'s first actions (the rules code then decides)? ``s``:
+    her siren's square, ``free``: the free squares she may step to, ``open_`` the squares
+    with no piece, ``ctrl`` the sailors she controls (masks). Only if at most one square
+    is free (a sailor move may take it), or she stands on her island (she cannot step back)
+    and some square she may step to has no free square around it while no sailor move ends
+    on another square (see :meth:`CanosaState._legal`)."""
+    if not free & (free - 1):
+        return True
+    if s != g.islands[p]:
+        return False
+    ends = 0
+    steps = g.stepmask[p]
+    while ctrl:
+        low = ctrl & -ctrl
+        ctrl ^= low
+        ends |= steps[low.bit_length() - 1] & open_
+    n8freemask = g.n8freemask
+    while free:
+        low = free & -free
+        free ^= low
+        if not ends & ~low and not n8freemask[low.bit_length() - 1] & open_:
+            return True
+    return False
+
+
 class _FastCanosaState(CanosaState):
     """A copy for search (:meth:`CanosaState.clone_fast`): the same fields, plus bit masks
     of the board kept up to date by its :meth:`_do` (square ``i`` is the bit ``1 << i``):
@@ -1154,11 +1208,11 @@ class _FastCanosaState(CanosaState):
     action (a siren on her island, or with fewer than 2 free squares) ask
     :meth:`CanosaState._legal`. No events are logged and the view is not memoised."""
 
-    __slots__ = ("_occ", "_room", "_ctrl", "_open")
+    __slots__ = ("_room", "_ctrl", "_open")
 
     def clone_fast(self) -> _FastCanosaState:
         twin = self._copy(_FastCanosaState)
-        twin._occ, twin._room, twin._ctrl = self._occ, self._room, self._ctrl[:]
+        twin._room, twin._ctrl = self._room, self._ctrl[:]
         twin._open = self._open
         return twin
 
@@ -1183,9 +1237,9 @@ class _FastCanosaState(CanosaState):
         (bit, index, n8mask, n8freemask, stepmask, s_by_mask, g_by_mask, t_by_mask,
          m_by_mask, islands) = g.fast
         s, o = self.sirens[p], self.sirens[1 - p]
-        occ = self._occ
         free = n8freemask[s] & self._open
-        if self.actions_left >= 2 and (free & (free - 1) == 0 or s == islands[p]):
+        if (self.actions_left >= 2 and (free & (free - 1) == 0 or s == islands[p])
+                and _n6_may_refuse(g, p, s, free, self._open, self._ctrl[p])):
             return self._legal(p, True)  # N6 may refuse a first action here
         table = s_by_mask[s]
         out = table.get(free)
@@ -1196,7 +1250,7 @@ class _FastCanosaState(CanosaState):
         mine = rings[p]
         near = n8mask[s]
         if (mine > rings[1 - p] and near & bit[o] and o != islands[1 - p]
-                and n8freemask[o] & ~occ):
+                and n8freemask[o] & (self._open | bit[s])):
             out.append(g.X[o])
         if mine:
             m = near & self._room
@@ -1244,13 +1298,14 @@ class _FastCanosaState(CanosaState):
             s, o = sirens[p], sirens[1 - p]
             open_ = self._open
             free = n8freemask[s] & open_
-            if self.actions_left < 2 or (free & (free - 1) and s != island):
+            if (self.actions_left < 2 or (free & (free - 1) and s != island)
+                    or not _n6_may_refuse(self._geo, p, s, free, open_, self._ctrl[p])):
                 rings = self.rings
                 mine = rings[p]
                 near = n8mask[s]
                 n_s = free.bit_count()
                 n_x = 1 if (mine > rings[1 - p] and near & bit[o] and o != their_island
-                            and n8freemask[o] & ~self._occ) else 0
+                            and n8freemask[o] & (open_ | bit[s])) else 0
                 ctrl = self._ctrl[p]
                 gives = near & self._room if mine else 0
                 takes = near & ctrl if mine < MAX_RINGS else 0
@@ -1278,62 +1333,200 @@ class _FastCanosaState(CanosaState):
         return legal[int(rng.random() * len(legal))]
 
     def playout_fast(self, rng: Any, depth: int) -> bool:
-        """:meth:`State.playout_fast` in one loop: :meth:`random_action_fast`'s draw
-        (the same numbers, the same moves) with its tables read once, played by
-        :meth:`_do`."""
+        """:meth:`State.playout_fast` in one loop: :meth:`random_action_fast`'s draw (the
+        same numbers, the same moves), played in place on local copies of the position
+        (the mover's and the opponent's siren, rings and control mask swap at each turn
+        end) and written back to the state at the end. What the loop does not do itself
+        it hands to the state's own methods with the position written back first: an
+        action where N6 may refuse one (from the list, as :meth:`random_action_fast`), a
+        turn end where the next player might be trapped or the draw cap ends the game
+        (:meth:`_end_turn`), and a score (:meth:`CanosaState._score`)."""
         r = rng.random
-        do = self._do
+        it = iter(range(depth))  # one action per step; the inner loops share it
         g = self._geo
-        bit, n8mask, n8freemask, S, X, G, T = g.bit, g.n8mask, g.n8freemask, g.S, g.X, g.G, g.T
-        draws = g.draw
-        sirens, rings, ctrls = self.sirens, self.rings, self._ctrl
-        for _ in range(depth):
+        bit, n8mask, n8freemask, fused = g.bit, g.n8mask, g.n8freemask, g.fused
+        S, X, P, G, T = g.S, g.X, g.P, g.G, g.T
+        board, sirens, rings, ctrl = self.board, self.sirens, self.rings, self._ctrl
+        cap = self.options["draw_cap"]
+        final = cap - 1 if cap else 1 << 62  # a turn ending after this many ends the game
+        while True:
             if self.over:
-                return True
+                for _ in it:
+                    return True
+                return False
             p = self.player
-            if self.placing is None:
-                (_, _, _, island, their_island, _, _, _, _, up, left, right, down, sh_up,
-                 sh_left, sh_right, sh_down, rep, moveflat) = draws[p]
-                s, o = sirens[p], sirens[1 - p]
-                open_ = self._open
-                free = n8freemask[s] & open_
-                if self.actions_left < 2 or (free & (free - 1) and s != island):
-                    mine = rings[p]
+            (q, isl, oisl, ring, oring, m1, s1, m2, s2, m3, s3, m4, s4, wide, rep,
+             moveinfo) = fused[p]
+            s, o, mine, theirs, cm, co = sirens[p], sirens[q], rings[p], rings[q], ctrl[p], ctrl[q]
+            open_, room, left, placing = self._open, self._room, self.actions_left, self.placing
+            # The trail grows in place: ``last`` is where the last completed turn's entries
+            # start, ``cur`` where this turn's do (-1: no turn ended yet; the first turn
+            # end filters the trail as _end_turn does).
+            turn, trail = self.turn, self.trail
+            push = trail.append
+            last = cur = -1
+            played = len(trail)
+            slow = 0  # why the loop stopped: 1 draw from the list, 2 end the turn, 3 game over
+            for _ in it:
+                if placing is not None:  # the attack's placement: one of the free squares
+                    m = n8freemask[placing] & open_
+                    k = int(r() * m.bit_count())
+                    while k:
+                        m &= m - 1
+                        k -= 1
+                    t = (m & -m).bit_length() - 1
+                    push((p, P[t], placing, t))
+                    o = t
+                    open_ ^= m & -m
+                    placing = None
+                    if left > 0:
+                        continue
+                else:
+                    free = n8freemask[s] & open_
+                    if (left >= 2 and (not free & (free - 1) or s == isl)
+                            and _n6_may_refuse(g, p, s, free, open_, cm)):
+                        slow = 1  # N6 may refuse a first action here
+                        break
                     near = n8mask[s]
                     n_s = free.bit_count()
-                    n_x = 1 if (mine > rings[1 - p] and near & bit[o] and o != their_island
-                                and n8freemask[o] & ~self._occ) else 0
-                    ctrl = ctrls[p]
-                    gives = near & self._room if mine else 0
-                    takes = near & ctrl if mine < MAX_RINGS else 0
-                    moves = (((ctrl & up) >> sh_up | (ctrl & left) << sh_left
-                              | (ctrl & right) << sh_right | (ctrl & down) << sh_down)
-                             & open_ * rep) if ctrl else 0
+                    n_x = 1 if (mine > theirs and near & bit[o] and o != oisl
+                                and n8freemask[o] & (open_ | bit[s])) else 0
+                    gives = near & room if mine else 0
+                    takes = near & cm if mine < MAX_RINGS else 0
+                    if cm:
+                        moves = (cm & m1) << s1 | (cm & m2) << s2
+                        if wide:
+                            moves |= (cm & m3) << s3 | (cm & m4) << s4
+                        moves &= open_ * rep
+                    else:
+                        moves = 0
                     n_g = gives.bit_count()
                     n_t = takes.bit_count()
                     total = n_s + n_x + n_g + n_t + moves.bit_count()
-                    if total:
-                        k = int(r() * total)
-                        if k < n_s:
-                            do(p, S[_nth_bit(free, k)])
-                            continue
-                        k -= n_s
-                        if k < n_x:
-                            do(p, X[o])
-                            continue
-                        k -= n_x
-                        if k < n_g:
-                            do(p, G[_nth_bit(gives, k)])
-                            continue
-                        k -= n_g
-                        if k < n_t:
-                            do(p, T[_nth_bit(takes, k)])
-                            continue
-                        do(p, moveflat[_nth_bit(moves, k - n_t)])  # type: ignore[arg-type]
+                    if not total:
+                        slow = 1
+                        break
+                    k = int(r() * total)
+                    if k < n_s:  # a siren move
+                        while k:
+                            free &= free - 1
+                            k -= 1
+                        t = (free & -free).bit_length() - 1
+                        push((p, S[t], s, t))
+                        open_ ^= bit[s] | free & -free
+                        s = t
+                    elif k < n_s + n_x:  # the attack: the placement follows
+                        push((p, X[o], s, o))
+                        open_ |= bit[s]
+                        s = placing = o
+                        left -= 1
                         continue
-            legal = self.legal_actions(p)
-            do(p, legal[int(r() * len(legal))])
-        return False
+                    else:
+                        k -= n_s + n_x
+                        if k < n_g:  # a give
+                            while k:
+                                gives &= gives - 1
+                                k -= 1
+                            bt = gives & -gives
+                            t = bt.bit_length() - 1
+                            st = board[t] = board[t] + ring  # type: ignore[operator]
+                            mine -= 1
+                            cm |= bt
+                            co &= ~bt
+                            if len(st) >= MAX_RINGS:
+                                room ^= bt
+                            push((p, G[t], s, t))
+                        elif k < n_g + n_t:  # a take
+                            k -= n_g
+                            while k:
+                                takes &= takes - 1
+                                k -= 1
+                            bt = takes & -takes
+                            t = bt.bit_length() - 1
+                            st = board[t] = board[t][:-1]  # type: ignore[index]
+                            mine += 1
+                            cm ^= bt
+                            if st:
+                                if st[-1] == oring:
+                                    co |= bt
+                                else:
+                                    cm |= bt
+                            room |= bt
+                            push((p, T[t], s, t))
+                        else:  # a sailor move
+                            k -= n_g + n_t
+                            while k:
+                                moves &= moves - 1
+                                k -= 1
+                            a, b, act, ab = moveinfo[(moves & -moves).bit_length() - 1]
+                            stack = board[a]
+                            board[a] = None
+                            push((p, act, a, b))
+                            if b == isl:  # it scores
+                                ba = bit[a]
+                                open_ ^= ba
+                                cm ^= ba
+                                if len(stack) < MAX_RINGS:  # type: ignore[arg-type]
+                                    room ^= ba
+                                left -= 1
+                                rings[p], rings[q] = mine, theirs
+                                self._score(p, stack, b, None)  # type: ignore[arg-type]
+                                mine, theirs = rings[p], rings[q]
+                                if self.over:
+                                    left = 0  # as _end leaves it
+                                    slow = 3
+                                    break
+                                if left > 0:
+                                    continue
+                                left += 1  # taken once more below
+                            else:
+                                board[b] = stack
+                                open_ ^= ab
+                                cm ^= ab
+                                if len(stack) < MAX_RINGS:  # type: ignore[arg-type]
+                                    room ^= ab
+                    left -= 1
+                    if left > 0:
+                        continue
+                # The turn ends (CanosaState._end_turn): the next player is sure to have a
+                # complete turn if her siren is off her island with a free square beside her.
+                if turn >= final:
+                    slow = 2
+                    break
+                if o == oisl or not n8freemask[o] & open_:
+                    free = n8freemask[o] & open_  # can she play a whole turn? (_legal)
+                    if o != oisl or _n6_may_refuse(g, q, o, free, open_, co):
+                        slow = 2
+                        break
+                turn += 1
+                if cur < 0:
+                    trail = [e for e in trail if e[0] == p]
+                    push = trail.append
+                    last = 0
+                else:
+                    last = cur
+                cur = len(trail)
+                p = q
+                (q, isl, oisl, ring, oring, m1, s1, m2, s2, m3, s3, m4, s4, wide, rep,
+                 moveinfo) = fused[p]
+                s, o, mine, theirs, cm, co = o, s, theirs, mine, co, cm
+                left = 2
+            else:
+                slow = 4  # the depth is played
+            sirens[p], sirens[q], rings[p], rings[q], ctrl[p], ctrl[q] = s, o, mine, theirs, cm, co
+            self._open, self._room, self.actions_left, self.placing = open_, room, left, placing
+            if last > 0:
+                trail = trail[last:]
+            self.player, self.turn, self.trail = p, turn, trail
+            if len(trail) != played or last >= 0:
+                self._legal_memo = None  # else nothing was played: the memo still holds
+            if slow == 1:
+                legal = self.legal_actions(p)
+                self._do(p, legal[int(r() * len(legal))])
+            elif slow == 2:
+                self._end_turn(p, None)
+            elif slow == 4:
+                return False
 
     def _end_turn(self, p: int, events: list | None) -> None:
         """:meth:`CanosaState._end_turn` and its trapped check, from the masks."""
@@ -1364,7 +1557,6 @@ class _FastCanosaState(CanosaState):
             bit = g.bit
             ba = bit[a]
             ctrl = self._ctrl
-            self._occ ^= ba
             self._open ^= ba
             ctrl[p] ^= ba
             room = len(stack) < MAX_RINGS  # type: ignore[arg-type]
@@ -1379,7 +1571,6 @@ class _FastCanosaState(CanosaState):
             else:
                 board[b] = stack
                 bb = bit[b]
-                self._occ |= bb
                 self._open ^= bb
                 ctrl[p] |= bb
                 if room:
