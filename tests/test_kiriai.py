@@ -869,3 +869,77 @@ def test_determinize_wants_the_seats_own_view():
         GAME.determinize(RED, s.view(BLUE), s.events(RED), pygames.Rng(1))
     with pytest.raises(ValueError, match="own view"):
         GAME.determinize(RED, s.view(None), s.events(None), pygames.Rng(1))
+
+
+# -- search's cut-short playout: KiriaiState.estimate (issue 8) --------------------------------
+def test_estimate_prefers_the_player_a_wound_ahead():
+    even = position((2, 4))
+    red_ahead = position((2, 4), wounds=(0, 1))
+    blue_ahead = position((2, 4), wounds=(1, 0))
+    assert even.estimate() == pytest.approx([0.5, 0.5])
+    for s in (red_ahead, blue_ahead):
+        assert sum(s.estimate()) == pytest.approx(1.0)
+    assert red_ahead.estimate()[RED] > 0.7 and blue_ahead.estimate()[BLUE] > 0.7
+    # the same judgement on a fast copy (what search plays with)
+    assert red_ahead.clone_fast().estimate() == red_ahead.estimate()
+
+
+def test_estimate_prefers_the_player_whose_strike_would_land():
+    # d = 2: Red in Heaven has High Strike ready; Blue in Earth has nothing that lands at 2
+    # (Zan-Tetsu needs Earth, but Blue holds Kesa)
+    threat = position((2, 4), (H, E), special=("X", "K"))
+    assert threat.estimate()[RED] > 0.5
+    # High Strike set aside: the threat is gone
+    rested = position((2, 4), (H, E), special=("X", "K"), aside=("H", None))
+    assert rested.estimate()[RED] == pytest.approx(0.5)
+    # holding a special is worth a little
+    spent = position((2, 4), special=("X", "K"))
+    spent.spent = [False, True]
+    assert spent.estimate()[RED] > 0.5
+
+
+def test_estimate_of_a_finished_game_is_its_result():
+    s = position((3, 3), wounds=(1, 1))
+    play(s, "AB", "HL")  # Red's Balanced lands at d = 0 in action 2
+    assert s.is_over() and s.outcome()["winners"] == [RED]
+    assert s.estimate() == [1.0, 0.0]
+
+
+def test_depth_limited_playouts_are_deterministic_for_a_seed_and_cut_short():
+    from pygames.search import playout
+    assert GAME.playout_depth > 0
+    results = []
+    for _ in range(2):
+        world = new(seed=3).clone_fast()
+        results.append((playout(world, random.Random(7)), world.round, world.wounds))
+    assert results[0] == results[1]
+    assert results[0][1] <= 1 + GAME.playout_depth  # no more rounds than the depth
+    assert {tuple(playout(new(seed=3).clone_fast(), random.Random(n))) for n in range(30)} \
+        != {(0.5, 0.5)}
+
+
+def test_legal_fast_is_legal_actions_as_a_shared_tuple():
+    rng = random.Random(2)
+    for seed in range(20):
+        world = new(seed=seed, battlefield=rng.choice(["standard", "advanced"])).clone_fast()
+        while True:
+            for p in (RED, BLUE):
+                assert world.legal_fast(p) == tuple(world.legal_actions(p))
+            if world.is_over():
+                break
+            p = rng.choice(world.to_move())
+            world.apply_fast(p, world.random_action_fast(p, rng))
+
+
+def test_a_fast_copy_of_a_fast_copy_is_independent():
+    s = position((2, 4), (H, E), special=("K", "Z"))
+    fast = s.clone_fast()
+    before = fields(fast), public(fast)
+    twin = fast.clone_fast()
+    for red, blue in (("HL", "ZB"), ("CB", "AS"), ("AK", "RL")):
+        if twin.is_over():
+            break
+        twin.apply_fast(RED, red)
+        twin.apply_fast(BLUE, blue)
+    assert twin.wounds != fast.wounds or twin.pos != fast.pos
+    assert (fields(fast), public(fast)) == before
