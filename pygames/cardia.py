@@ -585,6 +585,7 @@ class CardiaState(State):
         encounter, duel = self._encounter_quiet, self._duel_quiet
         quick_answers = _QUIET_ANSWERS
         plain = self.location in _PLAIN_REVEAL
+        foggy = self.location == "foggy_swamp"
         for _ in range(depth):
             if self.phase == "over":
                 return True
@@ -606,18 +607,17 @@ class CardiaState(State):
                 p = 1
             elif placed[1] is None:  # to_move() is [0, 1]: both place in this round
                 h0, h1 = self.hands
-                v0 = h0[int(r() * len(h0))]
-                if not h1 or self.location == "foggy_swamp":  # as apply_fast goes
-                    place(0, v0)
+                k = int(r() * len(h0))
+                if not h1 or foggy:  # as apply_fast goes
+                    place(0, h0[k])
                     legal = self.legal_actions(1)
                     if legal:
                         self.apply_fast(1, legal[int(r() * len(legal))])
                     continue
                 # Seat a's placement asks nothing (b holds cards), b's completes the
                 # encounter: both written out (no Fortune Teller: both place face down).
-                h0.remove(v0)
-                v1 = h1[int(r() * len(h1))]
-                h1.remove(v1)
+                v0 = h0.pop(k)
+                v1 = h1.pop(int(r() * len(h1)))
                 next_mod, librarian, engineer, blackmail = (self.next_mod, self.librarian,
                                                             self.engineer, self.blackmail)
                 if plain and not (librarian[0] or librarian[1] or blackmail[0]
@@ -659,8 +659,7 @@ class CardiaState(State):
         m0, m1 = next_mod
         e0, e1 = engineer
         next_mod[0] = next_mod[1] = engineer[0] = engineer[1] = 0
-        self.blackmail = [[], []]
-        a, b = v0 + m0, v1 + m1
+        a, b = v0 + m0, v1 + m1  # (no Blackmailer waiting: self.blackmail stays as it is)
         row = self.row
         i = len(row)
         tot = self._tot
@@ -972,8 +971,10 @@ class CardiaState(State):
         """After ``step`` of :meth:`_encounter_quiet` asked or pushed something: the rest of
         the procedure goes on the task stack under it, and the engine runs on."""
         if self.ending is None:
-            self.tasks[:0] = _REST.get((self.deck, self.location, step)) or _rest_of(
-                self.deck, self.location, step)
+            try:
+                self.tasks[:0] = _REST_BY[self.deck][self.location][step]
+            except KeyError:
+                self.tasks[:0] = _rest_of(self.deck, self.location, step)
             if self.choice is not None:  # _run would stop at once
                 return
         self._run_quiet()
@@ -1242,9 +1243,12 @@ class CardiaState(State):
 
     # -- helpers ------------------------------------------------------------------------
     def _find(self, seat: int, value: int) -> int:
-        """Row index of ``seat``'s card ``value`` (-1 if it is not in the row)."""
-        for i, enc in enumerate(self.row):
-            c = enc["cards"][seat]
+        """Row index of ``seat``'s card ``value`` (-1 if it is not in the row). A seat
+        has one card of each value, so it is found from the newest encounter back (most
+        often one of the last)."""
+        row = self.row
+        for i in range(len(row) - 1, -1, -1):
+            c = row[i]["cards"][seat]
             if c is not None and c["v"] == value:
                 return i
         return -1
@@ -1950,8 +1954,7 @@ class CardiaState(State):
         kind = c["kind"]
         o = c["seat"]
         if kind in _ROW_KINDS and action != "n":
-            i = int(action[:-1]) - 1
-            p = SEAT_LETTER.index(action[-1])
+            i, p = _AT[action]
             target = [p, self.row[i]["cards"][p]["v"]]
         if kind == "discard":  # the most frequent first
             self._discard_hand(o, [int(action[1:])], c["why"])
@@ -2074,6 +2077,24 @@ class CardiaState(State):
             i, p = _AT[action]
             self.row[i]["cards"][p]["mod"] += delta
             self._reeval_at(i)
+        self._run_quiet()
+
+    def _qa_librarian(self, c: dict[str, Any], action: str) -> None:
+        """Librarian: +2 or −2 to the chooser's revealed card (as :meth:`_modify`)."""
+        seat, v = c["target"]
+        i = self._find(seat, v)
+        if i >= 0:
+            self.row[i]["cards"][seat]["mod"] += 2 if action == "+" else -2
+            self._reeval_at(i)
+        self._run_quiet()
+
+    def _qa_colour(self, c: dict[str, Any], action: str) -> None:
+        """A colour named: a Blackmailer's against the opponent's next card written out,
+        the others by :meth:`_named`."""
+        if c["ability"] == "blackmailer":
+            self.blackmail[1 - c["seat"]].append(action)
+        else:
+            self._named(c, action)
         self._run_quiet()
 
     def _qa_kinesis_to(self, c: dict[str, Any], action: str) -> None:
@@ -2252,12 +2273,15 @@ assert _TREASURER == _COUNSELOR and _JUDGE == _ARISTOCRAT and ONGOING == {
 _DEALS: dict[tuple[int, int], tuple[Any, ...]] = {}
 #: (deck, location, step) -> the tasks of an encounter's procedure after that step.
 _REST: dict[tuple[str, str, str], tuple[dict[str, str], ...]] = {}
+#: The same by deck, then location, then step (:meth:`CardiaState._rest`).
+_REST_BY: dict[str, dict[str, dict[str, tuple[dict[str, str], ...]]]] = {"I": {}, "II": {}}
 
 
 def _rest_of(deck: str, location: str, step: str) -> tuple[dict[str, str], ...]:
     """The tasks of an encounter's procedure after ``step`` (cached in :data:`_REST`)."""
     proc = _procedure(deck, location, True)
     rest = _REST[(deck, location, step)] = proc[:[t["k"] for t in proc].index(step)]
+    _REST_BY[deck].setdefault(location, {})[step] = rest
     return rest
 
 
@@ -2281,6 +2305,8 @@ _QUIET_DELTA = {"envoy_target": -3, "prodigy_target": 3, "inventor_minus": -3}
 #: ``_answer`` and the engine run after it).
 _QUIET_ANSWERS: dict[str, Any] = {"discard": CardiaState._qa_discard,
                                   "kinesis_to": CardiaState._qa_kinesis_to,
+                                  "librarian": CardiaState._qa_librarian,
+                                  "colour": CardiaState._qa_colour,
                                   **dict.fromkeys(_QUIET_DELTA, CardiaState._qa_modify)}
 _QUIET_TASKS: dict[tuple[str, str], dict[str, Any]] = {}
 #: Per deck and location: (the quiet task handlers, how many tasks follow the loser's
