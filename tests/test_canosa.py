@@ -770,6 +770,137 @@ def test_the_fast_path_keeps_the_public_view():
     assert fast.events(None) == [] and fast.outcome() == state.outcome()
 
 
+def _fast_public(state):
+    """What the protocol shows of a state (as the API battery compares)."""
+    return (state.to_move(), state.is_over(), state.outcome(), state.view(None),
+            state.legal_actions(GOLD), state.legal_actions(SILVER))
+
+
+#: A layout whose islands are mid-edge: a siren leaving hers may step into a dead end with
+#: two free squares around her (on a corner island two free squares always touch).
+EDGE = CanosaGame(layouts={"edge": {"rows": 5, "cols": 5, "islands": [[0, 2], [4, 2]],
+                                    "siren_rings": 2,
+                                    "sailors": [[[2, 1], [0]], [[2, 3], [1]]]}})
+
+
+def _edge(gold, silver, sailors, **kw):
+    """A position on :data:`EDGE` (with the draw cap: 2 sailors cannot win)."""
+    return EDGE.from_position(pos(gold, silver, sailors, **kw), options={"draw_cap": 400})
+
+
+_RINGLESS = [([0, 0], []), ([1, 0], []), ([1, 1], []), ([1, 2], []), ([1, 3], [])]
+#: Odd corners for search's fast path: cut-offs, the draw cap, an attack, trapped turns, a
+#: winning first action, sirens on their islands, a last_turn out of the usual order. All
+#: with the draw cap: random play from a few sailors may never end without it.
+CAP = {"draw_cap": 400}
+FAST_POSITIONS = {
+    "draw cap": lambda: make(([2, 2], 2), ([4, 4], 2), [([1, 1], [GOLD]), ([3, 3], [SILVER])],
+                             options=CAP, turn=398),
+    "mid attack": lambda: GAME.from_position(pos(([3, 4], 3), ([3, 4], 2), [([2, 2], [1])],
+                                                 actions_left=1, placing={"at": [3, 4]}),
+                                           options=CAP),
+    "trapped next": lambda: make(([4, 2], 2), ([5, 4], 0), [
+        ([4, 3], [GOLD]), ([4, 4], [GOLD]), ([4, 5], [GOLD]), ([5, 3], [GOLD, SILVER])],
+        options=CAP),
+    "wins at once": lambda: make(([5, 0], 0), ([5, 5], 2), [
+        ([4, 0], [GOLD, GOLD, SILVER]), ([4, 1], [GOLD, GOLD, SILVER]),
+        ([5, 1], [GOLD, GOLD, SILVER]), ([0, 1], [GOLD])], scores=(3, 2), options=CAP),
+    "on the islands": lambda: make(([0, 0], 1), ([5, 5], 3), [
+        ([0, 1], [SILVER]), ([1, 1], [GOLD, SILVER]), ([4, 4], [GOLD]), ([4, 5], [1, 0]),
+        ([2, 2], [])], to_move=SILVER, turn=2, options=CAP),
+    "odd last_turn": lambda: GAME.from_position({
+        **GAME.new_game(seed=3).view(None), "to_move": [GOLD], "actions_left": 2, "turn": 2,
+        "last_turn": [{"p": GOLD, "action": "Sb2", "from": [0, 0], "to": [1, 1]},
+                      {"p": SILVER, "action": "Se5", "from": [5, 5], "to": [4, 4]},
+                      {"p": GOLD, "action": "Sb2", "from": [0, 0], "to": [1, 1]}]},
+        options=CAP),
+    "edge dead end": lambda: _edge(([0, 2], 0), ([4, 2], 2), _RINGLESS),
+    "edge island": lambda: _edge(([0, 2], 1), ([4, 2], 1), [
+        ([1, 1], [GOLD]), ([1, 3], []), ([2, 2], [SILVER]), ([3, 1], [SILVER, GOLD])]),
+}
+
+
+def _played(world, rng, depth):
+    """search's playout spelled out (random_action_fast played by apply_fast): whether
+    nobody was left to move, and the actions."""
+    actions = []
+    for _ in range(depth):
+        if world.is_over():
+            return True, actions
+        p = world.to_move()[0]
+        actions.append((p, world.random_action_fast(p, rng)))
+        world.apply_fast(p, actions[-1][1])
+    return False, actions
+
+
+@pytest.mark.parametrize("name", list(FAST_POSITIONS))
+def test_a_fast_playout_from_odd_positions_is_the_public_protocols_game(name):
+    """playout_fast (one loop on local copies, handing odd cases to the rules code) plays
+    the plain loop's moves, cut off at any depth, and the public protocol replaying those
+    moves reaches the very same state."""
+    ended = 0
+    for seed in range(25):
+        for depth in (1, 2, 3, 4, 7, 10**6):
+            start = FAST_POSITIONS[name]()
+            assert not start.is_over()
+            mine, plain = start.clone_fast(), start.clone_fast()
+            over = mine.playout_fast(random.Random(seed), depth)
+            assert (over, None) == (_played(plain, random.Random(seed), depth)[0], None)
+            assert _fast_public(mine) == _fast_public(plain)
+            _, actions = _played(start.clone_fast(), random.Random(seed), depth)
+            for p, action in actions:
+                start.apply(p, action)
+            assert _fast_public(mine) == _fast_public(start)
+            assert mine.trail == start.trail and mine.board == start.board
+            ended += start.is_over()
+    assert ended or name.startswith("edge")
+
+
+def test_the_fast_draw_asks_the_rules_code_where_n6_can_refuse():
+    from pygames.canosa import _n6_may_refuse
+    # Leaving the mid-edge island: b1 and d1 are free, but from either she could do
+    # nothing (no ring, no sailor of hers, every square around taken): N6 refuses both,
+    # except d1 while e1 is free.
+    state = _edge(([0, 2], 0), ([4, 2], 2), _RINGLESS + [([0, 4], []), ([1, 4], [])])
+    assert state.is_over() and state.outcome()["reason"] == "trapped"
+    state = _edge(([0, 2], 0), ([4, 2], 2), _RINGLESS + [([1, 4], [])])
+    assert state.legal_actions(GOLD) == ["Sd1"]
+    fast = state.clone_fast()
+    geo = fast._geo
+    free = geo.n8freemask[geo.islands[GOLD]] & fast._open
+    assert free.bit_count() == 2
+    assert _n6_may_refuse(geo, GOLD, geo.islands[GOLD], free, fast._open, fast._ctrl[GOLD])
+    assert fast.legal_actions(GOLD) == ["Sd1"]
+    assert {fast.random_action_fast(GOLD, random.Random(seed)) for seed in range(20)} == {"Sd1"}
+    # With a sailor of hers able to move elsewhere, nothing is refused (and the fast
+    # path does not ask).
+    state = _edge(([0, 2], 0), ([4, 2], 2), [*_RINGLESS[:4], ([1, 3], [GOLD]),
+                                              ([2, 4], [GOLD]), ([1, 4], [])])
+    fast = state.clone_fast()
+    free = geo.n8freemask[geo.islands[GOLD]] & fast._open
+    assert not _n6_may_refuse(geo, GOLD, geo.islands[GOLD], free, fast._open,
+                              fast._ctrl[GOLD])
+    assert state.legal_actions(GOLD) == state._legal(GOLD, False) == fast.legal_actions(GOLD)
+    # In random games: wherever the fast path does not ask, N6 refuses nothing.
+    sure = 0
+    for game, options in ((GAME, {"first_turn": 2}), (GAME, {"layout": "small"}),
+                          (EDGE, {"draw_cap": 400})):
+        for seed in range(12):
+            state = game.new_game(seed=seed, options=options)
+            rng = random.Random(seed)
+            while not state.is_over():
+                p = state.to_move()[0]
+                if state.placing is None and state.actions_left >= 2:
+                    fast = state.clone_fast()
+                    s = state.sirens[p]
+                    free = state._geo.n8freemask[s] & fast._open
+                    if not _n6_may_refuse(state._geo, p, s, free, fast._open, fast._ctrl[p]):
+                        assert state._legal(p, True) == state._legal(p, False)
+                        sure += s == state._geo.islands[p]
+                state.apply(p, rng.choice(state.legal_actions(p)))
+    assert sure > 50
+
+
 def test_the_game_is_registered():
     assert "canosa" in pygames.game_ids() and "canosa" not in pygames.PLANNED
     assert GAME.names == {"en": "Canosa", "ja": "カノーサ"}
