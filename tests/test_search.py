@@ -123,3 +123,24 @@ def test_the_arena_prints_rates_with_intervals(capsys):
     assert "easy" in out and "random" in out and "95% interval" in out and "%" in out
     lo, hi = wilson(9.5, 10)
     assert 0.6 < lo < 0.95 < hi <= 1.0
+
+
+def test_cached_ucb_scores_pick_as_plain_ucb1_when_made_again():
+    """Search caches each legal set's UCB1 scores (search.REFRESH); made again, they pick
+    what plain UCB1 (search._ucb) picks from the same statistics."""
+    from pygames.search import _refresh, _ucb
+    game = pygames.get_game("kiriai")
+    state = game.new_game(seed=5)
+    s = Search(game, 0, state.view(0), state.legal_actions(0), state.events(0), seed=1)
+    s.run(1500)
+    checked = 0
+    for node in [s.root, *s.root.children.values()]:
+        for group in node.groups.values():
+            if group[2]:  # some action not tried yet: no scores to cache
+                continue
+            plain = [group[0] - 1, group[1], [], None, 0, 0.0]
+            cached = [group[0], group[1], [], None, 0, 0.0]
+            scores = _refresh(cached, s.c)
+            assert scores.index(max(scores)) == _ucb(plain, None, s.c)
+            checked += 1
+    assert checked >= 2
