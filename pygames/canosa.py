@@ -1200,13 +1200,14 @@ def _n6_may_refuse(g: _Geometry, p: int, s: int, free: int, open_: int, ctrl: in
 
 class _FastCanosaState(CanosaState):
     """A copy for search (:meth:`CanosaState.clone_fast`): the same fields, plus bit masks
-    of the board kept up to date by its :meth:`_do` (square ``i`` is the bit ``1 << i``):
-    ``_occ`` the sailors, ``_room`` the sailors holding fewer than 3 rings, ``_ctrl[p]``
+    of the board kept up to date by its :meth:`_do` and :meth:`playout_fast` (square ``i``
+    is the bit ``1 << i``): ``_room`` the sailors holding fewer than 3 rings, ``_ctrl[p]``
     the sailors whose top ring is ``p``'s, ``_open`` the squares with neither a sailor nor
-    a siren. Legal actions come from per-square tables indexed by those
-    masks, with the rules code's own order; the few positions where N6 can refuse a first
-    action (a siren on her island, or with fewer than 2 free squares) ask
-    :meth:`CanosaState._legal`. No events are logged and the view is not memoised."""
+    a siren. Legal actions come from per-square tables indexed by those masks, with the
+    rules code's own order; the few positions where N6 can refuse a first action
+    (:func:`_n6_may_refuse`: a siren with fewer than 2 free squares, or on her island
+    with a dead end beside her) ask :meth:`CanosaState._legal`. No events are logged and
+    the view is not memoised."""
 
     __slots__ = ("_room", "_ctrl", "_open")
 
