@@ -15,7 +15,6 @@ from urllib.parse import parse_qsl as stdlib_parse_qsl
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from pgui.session_glue import LINK_MODES, parse_qsl
 
 ROOT = Path(__file__).resolve().parent.parent
