@@ -60,6 +60,26 @@ def test_link_play_and_replays_still_load_when_asked_for():
     assert {"pgui.link", "pygames.session", "pgui.replay"} <= mods
 
 
+def test_a_bad_link_is_explained_in_a_fresh_worker():
+    """The words of a lazily loaded mode are there for its errors too (a damaged record
+    in an embed, an unknown option of link play), in a worker that loaded nothing else."""
+    out = subprocess.run(
+        [sys.executable, "-c",
+         "import json\nfrom pgui.session_glue import Session\nfrom pygames import records\n"
+         "from pygames.bots import self_play\nimport pygames\n"
+         "r = records.to_string(self_play(pygames.get_game('kiriai'), seed=7).record())\n"
+         "print(json.dumps([Session().open(q)['error'] for q in ("
+         "'game=kiriai&mode=replay&lang=ja&record=' + r[:-5],"
+         "'game=kiriai&mode=replay&lang=en&record=' + r[:-5],"
+         "'game=cardia&mode=link&lang=ja&deck=IX')]))"],
+        capture_output=True, text=True, check=True, cwd=ROOT,
+        env={"PYTHONPATH": f"{ROOT}:{ROOT / 'web'}", "PATH": "/usr/bin"})
+    ja, en, link = json.loads(out.stdout.strip().splitlines()[-1])
+    assert "表示できません" in ja and "Traceback" not in ja
+    assert "cannot" in en.lower() or "can't" in en.lower(), en
+    assert "deck" in link
+
+
 def test_the_link_modes_are_the_link_tables():
     from pgui.link import LinkTable
 

@@ -205,6 +205,8 @@ def make_replay(params: dict[str, str], *, lang: str, speed: int | None = None,
     ``ply``, ``perspective``, ``controls``, ``moves``, ``interactive``, ``bot``, ``embed``."""
     from pygames import records
 
+    from .replay import ReplayTable  # first: its words name what is wrong with a record
+
     record, make, source = None, None, {}
     if params.get("record"):
         record = parse_record_text(params["record"])
@@ -231,8 +233,6 @@ def make_replay(params: dict[str, str], *, lang: str, speed: int | None = None,
     level = params.get("bot") or "normal"
     if level not in LEVELS:
         raise ValueError(f"bot {level!r} is not one of {', '.join(LEVELS)}")
-    from .replay import ReplayTable
-
     return ReplayTable(game_id, record=record, make=make, lang=lang,
                        speed=DEFAULT_SPEED if speed is None else speed,
                        ply=params.get("ply") or "last", perspective=perspective,
