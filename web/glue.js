@@ -163,6 +163,7 @@
     }
     app.dataset.animating = r.animating || busy > 0 ? "true" : "false";
     app.dataset.over = r.over ? "true" : "false";
+    app.dataset.thinking = r.thinking ? "true" : "false";  // offline.js waits while it is
     if (r.bot) {  // the bot's last search, for tests and the benchmark
       app.dataset.botIterations = r.bot.iterations;
       app.dataset.botMs = r.bot.ms;

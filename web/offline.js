@@ -114,22 +114,33 @@
     });
   }
 
-  // After Python is up (or failed), or after 15 s, whichever comes first.
-  var started = false;
+  // After Python is up (or failed), or after 15 s, whichever comes first, and never while
+  // the bot thinks: the first install hashes every file of the app, and on a small machine
+  // that work took two thirds of the bot's second of thought (#app[data-thinking]).
+  var started = false, waited = false;
+  function pythonDone() {
+    var state = root.dataset.python;
+    return waited || state === "ready" || state === "failed" || Boolean(root.dataset.failed);
+  }
+  function botThinking() {
+    var app = document.getElementById("app");
+    return Boolean(app && app.dataset.thinking === "true");
+  }
+  function maybeStart() {
+    if (!started && pythonDone() && !botThinking()) start();
+  }
   function start() {
     if (started) return;
     started = true;
     observer.disconnect();
     register();
   }
-  var observer = new MutationObserver(function () {
-    var state = root.dataset.python;
-    if (state === "ready" || state === "failed" || root.dataset.failed) start();
-  });
-  observer.observe(root, { attributes: true, attributeFilter: ["data-python", "data-failed"] });
+  var observer = new MutationObserver(maybeStart);
+  observer.observe(root, { attributes: true, subtree: true,
+                           attributeFilter: ["data-python", "data-failed", "data-thinking"] });
   addEventListener("load", function () {
     if (!document.querySelector('script[type="py"]')) start();
-    else setTimeout(start, 15000);
+    else setTimeout(function () { waited = true; maybeStart(); }, 15000);
   });
   // Installed already (this page came from the cache): look for an update at once; that
   // fetches sw.js, and an update copies its unchanged files from the cache.
