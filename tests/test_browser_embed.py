@@ -151,7 +151,7 @@ def test_a_blog_page_on_another_origin_steps_every_games_board(page: Page, serve
         expect(frame.locator(LAYOUT)).to_have_attribute(
             "data-ply", str(len(recs[gid]["actions"])))
         settled(frame)
-        assert frame.evaluate(CURRENT_MOVE_IN_VIEW), "the last move is scrolled into the list"
+        frame.wait_for_function(CURRENT_MOVE_IN_VIEW, timeout=10_000)  # the last move shows
         page.keyboard.press("Home")
         expect(frame.locator(LAYOUT)).to_have_attribute("data-ply", "0")
         # The move list jumps too.

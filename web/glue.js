@@ -204,6 +204,9 @@
     }
   }
   addEventListener("resize", moveInView);
+  if (window.ResizeObserver) {  // the list's own box changes too (the table grows beside it)
+    new ResizeObserver(moveInView).observe(document.documentElement);
+  }
 
   function schedule(r) {
     if (timer !== null) { clearTimeout(timer); timer = null; }
