@@ -695,23 +695,9 @@ class CardiaState(State):
             if self.ending is not None:
                 self._finish_round()
                 return
-        if win is not None:  # loser: its ability at once
-            card = c1 if win == 0 else c0
-            ab = card["v"]
-            rule = _LOSER_RULES[self.deck][ab]
-            if rule is None:  # ongoing
-                card["on"] = True
-                if ab == _MECHANICAL_DJINN:
-                    self._djinn = None
-                self._retoken(i, ab)
-            else:
-                name, fn = rule
-                q = 1 - win
-                src = [q, ab]
-                fn(self, q, src, i, {"seat": q, "ability": name, "card": ab, "at": src})
-                if self.tasks or self.choice is not None or self.ending is not None:
-                    self._rest("loser")
-                    return
+        # loser: its ability at once (a fresh card is never on yet)
+        if win is not None and self._loser_quiet(i, c1 if win == 0 else c0, win):
+            return
         if loc != "none":
             self._tail_quiet()
             return
@@ -851,25 +837,31 @@ class CardiaState(State):
                 self._run_quiet()
                 return
         # loser: its ability at once (as _q_loser)
-        if win is not None:
-            card = c0 if win else c1
-            ab = card["v"]
-            rule = _LOSER_RULES[self.deck][ab]
-            if rule is None:  # ongoing
-                if not card["on"]:
-                    card["on"] = True
-                    if ab == _MECHANICAL_DJINN:
-                        self._djinn = None
-                    self._retoken(i, ab)
-            else:
-                name, fn = rule
-                q = 1 - win
-                src = [q, ab]
-                fn(self, q, src, i, {"seat": q, "ability": name, "card": ab, "at": src})
-                if self.tasks or self.choice is not None or self.ending is not None:
-                    self._rest("loser")
-                    return
+        if win is not None and self._loser_quiet(i, c0 if win else c1, win):
+            return
         self._tail_quiet()
+
+    def _loser_quiet(self, i: int, card: dict[str, Any], win: int) -> bool:
+        """The losing ``card``'s ability in encounter ``i`` at once, in a quiet state: an
+        ongoing one switched on, else run. True if it left work pending (then handed to
+        the task engine)."""
+        ab = card["v"]
+        rule = _LOSER_RULES[self.deck][ab]
+        if rule is None:  # ongoing
+            if not card["on"]:
+                card["on"] = True
+                if ab == _MECHANICAL_DJINN:
+                    self._djinn = None
+                self._retoken(i, ab)
+            return False
+        name, fn = rule
+        q = 1 - win
+        src = [q, ab]
+        fn(self, q, src, i, {"seat": q, "ability": name, "card": ab, "at": src})
+        if self.tasks or self.choice is not None or self.ending is not None:
+            self._rest("loser")
+            return True
+        return False
 
     def _tail_quiet(self) -> None:
         """The steps of :meth:`_encounter_quiet` after the loser's ability (engineer to
