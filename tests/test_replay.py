@@ -427,3 +427,20 @@ def test_a_replay_being_watched_waits_for_nobody(gid, lang):
             seen_other_to_move = True
         assert not waiting.search(table.html()), table.cursor
     assert seen_other_to_move  # the check met a position where seat 0 had nothing to do
+
+
+@pytest.mark.parametrize("embed", [False, True])
+def test_one_language_switch_and_one_thinking_dot_on_a_replay_page(embed):
+    """The full page's header bar has them; an embed (no bar) has them above the table."""
+    record = played("kiriai", 4).record()
+    for ply in range(len(record["actions"])):  # a ply where the bot (seat 1) is to move
+        table = ReplayTable("kiriai", record=record, ply=ply, speed=0, interactive=True,
+                            level="strong", embed=embed)
+        table.command("replay:bot")
+        if table.thinking:
+            break
+    assert table.thinking, "the bot thinks (in slices) at some ply"
+    html = table.html()
+    assert html.count('class="lang"') == 1
+    assert html.count('class="thinking"') == 1
+    assert ('class="bar"' in html) is not embed

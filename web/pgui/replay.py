@@ -494,12 +494,12 @@ class ReplayTable(Table):
         controls = self.render_controls() if self.controls or self.playing else ""
         moves = self.render_moves() if self.moves != "off" else ""
         other = LANGS[1 - LANGS.index(lang)]
-        top = (f'<div class="replay-top"><p class="persp">{esc(self._perspective_label())}</p>'
-               f'{self._header_extra()}'
-               f'<button type="button" class="lang" data-cmd="lang:{other}" lang="{other}" '
-               f'title="{esc(t("lang_switch_label", lang))}">{esc(t("lang_switch", lang))}</button>')
-        if self.embed:
-            top += (f'<a class="open-app" href="{esc(self.app_link())}" target="_blank" '
+        top = f'<div class="replay-top"><p class="persp">{esc(self._perspective_label())}</p>'
+        if self.embed:  # no header bar: its thinking dot and language switch are here
+            top += (f'{self._header_extra()}'
+                    f'<button type="button" class="lang" data-cmd="lang:{other}" lang="{other}" '
+                    f'title="{esc(t("lang_switch_label", lang))}">{esc(t("lang_switch", lang))}</button>'
+                    f'<a class="open-app" href="{esc(self.app_link())}" target="_blank" '
                     f'rel="noopener">{esc(t("replay.open_app", lang))} ↗</a>')
         top += "</div>"
         log = (f'<details class="log"{"" if self.embed else " open"}><summary>{esc(t("log", lang))}</summary>'
