@@ -554,8 +554,9 @@ class CardiaState(State):
 
         In a quiet copy a placement takes a short cut: the same steps as :meth:`_place`
         and :meth:`_run`, with the common steps of an encounter written out for the quiet
-        case (:data:`_QUIET_STEPS`); whatever asks a choice or schedules tasks goes back to
-        the task stack with the rest of the encounter under it, so the result is the same.
+        case (:data:`_QUIET_RUN`, :data:`_QUIET_ANSWERS`); whatever asks a choice or
+        schedules tasks goes back to the task stack with the rest of the encounter under
+        it, so the result is the same.
         """
         if not self.quiet:
             self._apply(player, action)
