@@ -95,12 +95,18 @@
     })();
   }
 
-  // Worker calls run one after the other, in click order.
+  // Worker calls run one after the other, in click order. When none is on its way the
+  // call is posted at once, not after the task that made it (a redraw), so the worker
+  // (a bot thinking) never waits for the page.
+  var inFlight = 0;
+
   function call(name, args) {
-    var job = queue.then(function () {
-      return worker.sync[name].apply(null, args);
-    }).then(JSON.parse);
-    queue = job.catch(function () {});
+    var run = function () { return worker.sync[name].apply(null, args); };
+    inFlight += 1;
+    var job = (inFlight === 1 ? new Promise(function (ok) { ok(run()); }) : queue.then(run))
+      .then(JSON.parse);
+    var done = function () { inFlight -= 1; };
+    queue = job.then(done, done);  // before the caller's own callbacks run
     return job;
   }
 
@@ -214,11 +220,11 @@
   }
 
   function show(r) {
+    if (r.thinking) scheduleThink();  // first: the bot thinks while the page draws
     keepLocal(r);
     linkPlay(r);
     render(r);
     schedule(r);
-    if (r.thinking) scheduleThink();
   }
 
   // What the player did not ask for (the bot's move, the friend's) waits while a finger or
@@ -241,21 +247,21 @@
   }
 
   // A bot thinks in the worker a slice (~40 ms) at a time, so a click waits at most one
-  // slice: the page calls think() again and again until the bot has moved.
-  var thinkTimer = null;
+  // slice: the page asks for the next slice as soon as one ends (a click in between is
+  // queued before it) until the bot has moved.
+  var thinkAsked = false;
 
   function scheduleThink() {
-    if (thinkTimer !== null) return;
-    thinkTimer = setTimeout(function () {
-      call("think", []).then(function (r) {
-        thinkTimer = null;
-        if (r.changed) showSoon(r);
-        else if (r.thinking) scheduleThink();
-      }, function (err) {
-        thinkTimer = null;
-        report(err);
-      });
-    }, 0);
+    if (thinkAsked) return;
+    thinkAsked = true;
+    call("think", []).then(function (r) {
+      thinkAsked = false;
+      if (r.changed) showSoon(r);
+      else if (r.thinking) scheduleThink();
+    }, function (err) {
+      thinkAsked = false;
+      report(err);
+    });
   }
 
   // Local games (bot, pass and play) are kept in this browser after every action

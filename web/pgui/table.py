@@ -71,7 +71,7 @@ class Table:
         if seat not in (0, 1, "random"):
             raise ValueError(f"the seat must be 0, 1 or random, not {seat!r}")
         self.level, self.seat_choice, self.slices = level, seat, slices
-        self.thinking: dict[int, tuple[Any, float]] = {}
+        self.thinking: dict[int, tuple[Any, float | None]] = {}
         #: The last bot move's search: ``{"iterations", "ms"}`` (the page shows it to tests
         #: and the benchmark as ``#app[data-bot-iterations]``, ``[data-bot-ms]``).
         self.bot_move: dict[str, int] | None = None
@@ -165,8 +165,8 @@ class Table:
                 continue
             view, legal, events = (self.state.view(p), self.state.legal_actions(p),
                                    self.state.events(p))
-            if isinstance(bot, SearchBot):
-                self.thinking[p] = (bot.start(view, legal, events), time.perf_counter())
+            if isinstance(bot, SearchBot):  # its clock starts with its first slice
+                self.thinking[p] = (bot.start(view, legal, events), None)
             else:
                 self._bot_plays(p, bot.choose(view, legal, events))
 
@@ -176,6 +176,9 @@ class Table:
         moved = False
         for p, (search, started) in list(self.thinking.items()):
             bot = self.bots[p]
+            if started is None:  # not the time the page took to draw the table before
+                started = time.perf_counter()
+                self.thinking[p] = (search, started)
             while not bot.done(search, started) and time.perf_counter() < deadline:
                 search.run(16, deadline)
             if bot.done(search, started):
