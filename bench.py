@@ -160,14 +160,22 @@ def launch_args(flags: list[str]) -> dict:
     return args
 
 
-def play_kiriai_to_the_end(page, max_rounds: int = 300) -> int:
-    """Click through a Kiri-ai game vs the bot as a player does; returns the clicks."""
+def play_kiriai_to_the_end(page, max_rounds: int = 300, bot_moves: bool = False):
+    """Click through a Kiri-ai game vs the bot as a player does; returns the clicks (or,
+    with ``bot_moves``, each bot move's (ms, iterations), read from ``#app`` once the
+    bot's round is revealed)."""
     clicks = 0
+    seen: list[tuple[int, int]] = []
     settled = '#app[data-animating="false"]'
     for _ in range(max_rounds):
         page.wait_for_selector(settled, state="attached", timeout=TIMEOUT_MS)
         if page.locator(".overlay.gameover").count():
-            return clicks
+            return seen if bot_moves else clicks
+        if bot_moves:  # the bot programs each round at once with us: let it finish first
+            page.wait_for_selector(".bar .thinking", state="detached", timeout=TIMEOUT_MS)
+            seen.append(tuple(int(x) for x in page.evaluate(
+                "() => { const d = document.getElementById('app').dataset; "
+                "return [d.botMs, d.botIterations]; }")))
         if page.locator(".zone-pick").count():  # Advanced battlefield: secret start
             page.locator(".zone-pick:not([disabled])").first.click()
             page.click('[data-cmd="stance:H"]')
@@ -413,6 +421,24 @@ def bench_bot_moves(browser, new_page, base: str, runs: int, failure, Playwright
             if ms:
                 print(f"{gid:<10} {level:<8} {statistics.median(ms):>12.0f} {max(ms):>9} "
                       f"{statistics.median(its):>11.0f}")
+    # Every move of whole Kiri-ai games against the strong bot, not only the first.
+    moves: list[tuple[int, int]] = []
+    for run in range(runs):
+        ctx, page = new_page(browser)
+        try:
+            page.goto(base + STRONG_PATH.format(seed=run + 1), timeout=TIMEOUT_MS)
+            page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
+            moves += play_kiriai_to_the_end(page, bot_moves=True)
+        except (PlaywrightError, RuntimeError) as e:
+            print(f"  problem: kiriai strong, whole game: {failure(e)}")
+        ctx.close()
+    if moves:
+        ms = [m for m, _ in moves]
+        its = [i for _, i in moves]
+        print(f"kiriai strong, all {len(moves)} moves of {runs} games: ms median "
+              f"{statistics.median(ms):.0f}, max {max(ms)}; iterations median "
+              f"{statistics.median(its):.0f}, min {min(its)}; moves under 10,000: "
+              f"{sum(1 for i in its if i < 10_000)}")
 
 
 def bench_main_thread(browser, new_page, base: str, runs: int, failure, PlaywrightError) -> None:
@@ -459,6 +485,8 @@ def bench_main_thread(browser, new_page, base: str, runs: int, failure, Playwrig
             page.goto(base + STRONG_PATH.format(seed=run + 1), wait_until="commit",
                       timeout=TIMEOUT_MS)
             page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
+            page.wait_for_timeout(300)
+            page.evaluate(READ_PROBE, True)  # the boot is the row above: from here, play
             play_kiriai_to_the_end(page)
             strong.append(page.evaluate(READ_PROBE, False))
         except (PlaywrightError, RuntimeError) as e:
@@ -473,7 +501,7 @@ def bench_main_thread(browser, new_page, base: str, runs: int, failure, Playwrig
         ("table boot (vs bot)", table),
         (f"whole game vs bot ({_median(game_ms)} ms, "
          f"{statistics.median(clicks) if clicks else '-'} clicks)", game),
-        ("whole game vs the strong bot (you: 2nd)", strong),
+        ("game vs strong bot (you 2nd, after boot)", strong),
     ]
     for label, probes in rows:
         longest, gap = _worst(probes)
