@@ -162,20 +162,15 @@ def launch_args(flags: list[str]) -> dict:
 
 def play_kiriai_to_the_end(page, max_rounds: int = 300, bot_moves: bool = False):
     """Click through a Kiri-ai game vs the bot as a player does; returns the clicks (or,
-    with ``bot_moves``, each bot move's (ms, iterations), read from ``#app`` once the
-    bot's round is revealed)."""
+    with ``bot_moves``, each bot move's (ms thought, ms waited for after our confirm,
+    iterations), read from ``#app`` once its round is revealed)."""
     clicks = 0
-    seen: list[tuple[int, int]] = []
+    seen: list[tuple[int, int, int]] = []
     settled = '#app[data-animating="false"]'
     for _ in range(max_rounds):
         page.wait_for_selector(settled, state="attached", timeout=TIMEOUT_MS)
         if page.locator(".overlay.gameover").count():
             return seen if bot_moves else clicks
-        if bot_moves:  # the bot programs each round at once with us: let it finish first
-            page.wait_for_selector(".bar .thinking", state="detached", timeout=TIMEOUT_MS)
-            seen.append(tuple(int(x) for x in page.evaluate(
-                "() => { const d = document.getElementById('app').dataset; "
-                "return [d.botMs, d.botIterations]; }")))
         if page.locator(".zone-pick").count():  # Advanced battlefield: secret start
             page.locator(".zone-pick:not([disabled])").first.click()
             page.click('[data-cmd="stance:H"]')
@@ -186,6 +181,12 @@ def play_kiriai_to_the_end(page, max_rounds: int = 300, bot_moves: bool = False)
                 clicks += 1
         page.click('[data-cmd="confirm"]')
         clicks += 1
+        if bot_moves:  # the bot's move of this round, once it is made and shown
+            page.wait_for_selector(".bar .thinking", state="detached", timeout=TIMEOUT_MS)
+            page.wait_for_selector(settled, state="attached", timeout=TIMEOUT_MS)
+            seen.append(tuple(int(x) for x in page.evaluate(
+                "() => { const d = document.getElementById('app').dataset; "
+                "return [d.botMs, d.botWaited, d.botIterations]; }")))
     raise RuntimeError("the game did not end")
 
 
@@ -395,12 +396,14 @@ def bench_startup(browser, base: str, runs: int, failure, PlaywrightError) -> No
 
 
 def bench_bot_moves(browser, new_page, base: str, runs: int, failure, PlaywrightError) -> None:
-    """The bot's first move in Chromium (Pyodide in the worker, thinking in slices): time
-    from the table being ready to the move, and the iterations its search made."""
+    """The bot's first move in Chromium (Pyodide in the worker, thinking in slices): how
+    long it thought, and the iterations its search made; then every move of whole Kiri-ai
+    games against the strong bot. The app caps a move by the level's seconds only while
+    someone waits for it: where both choose at once (Kiri-ai, Cardia) and we have not
+    chosen (this first move), it thinks to its iterations."""
     import pygames
 
-    print(f"\nBot moves in Chromium (first move of a game, {runs} games each; the app caps "
-          "a move by the level's seconds)")
+    print(f"\nBot moves in Chromium (first move of a game, {runs} games each; nobody clicks)")
     print(f"{'game':<10} {'level':<8} {'ms (median)':>12} {'ms (max)':>9} {'iterations':>11}")
     for gid in pygames.game_ids():
         for level in ("easy", "normal", "strong"):
@@ -421,8 +424,9 @@ def bench_bot_moves(browser, new_page, base: str, runs: int, failure, Playwright
             if ms:
                 print(f"{gid:<10} {level:<8} {statistics.median(ms):>12.0f} {max(ms):>9} "
                       f"{statistics.median(its):>11.0f}")
-    # Every move of whole Kiri-ai games against the strong bot, not only the first.
-    moves: list[tuple[int, int]] = []
+    # Every move of whole Kiri-ai games against the strong bot, clicked at once (so the
+    # bot mostly thinks after our confirm: how long we wait for it).
+    moves: list[tuple[int, int, int]] = []
     for run in range(runs):
         ctx, page = new_page(browser)
         try:
@@ -433,12 +437,12 @@ def bench_bot_moves(browser, new_page, base: str, runs: int, failure, Playwright
             print(f"  problem: kiriai strong, whole game: {failure(e)}")
         ctx.close()
     if moves:
-        ms = [m for m, _ in moves]
-        its = [i for _, i in moves]
-        print(f"kiriai strong, all {len(moves)} moves of {runs} games: ms median "
-              f"{statistics.median(ms):.0f}, max {max(ms)}; iterations median "
-              f"{statistics.median(its):.0f}, min {min(its)}; moves under 10,000: "
-              f"{sum(1 for i in its if i < 10_000)}")
+        ms, waited, its = zip(*moves, strict=True)
+        print(f"kiriai strong, all {len(moves)} moves of {runs} games, clicked at once: thought "
+              f"ms median {statistics.median(ms):.0f} (max {max(ms)}); we waited ms median "
+              f"{statistics.median(waited):.0f} (max {max(waited)}); iterations median "
+              f"{statistics.median(its):.0f} (min {min(its)}, {sum(i < 10_000 for i in its)} "
+              "under 10,000)")
 
 
 def bench_main_thread(browser, new_page, base: str, runs: int, failure, PlaywrightError) -> None:

@@ -31,8 +31,8 @@ class Budget(NamedTuple):
 
 
 #: The three levels of :class:`SearchBot`: information-set MCTS with more thought each
-#: (a game may set its own iterations: ``Game.search_iterations``; the seconds cap a move
-#: in the app).
+#: (a game may set its own iterations: ``Game.search_iterations``; the seconds cap the wait
+#: for a move in the app: see pgui.table.Table.think).
 LEVELS: dict[str, Budget] = {
     "easy": Budget(60, 0.15),
     "normal": Budget(600, 0.5),
@@ -97,10 +97,13 @@ class SearchBot:
         one), as :meth:`RandomBot.skip` does: for a game resumed from its record."""
         self.rng.next64()
 
-    def done(self, search: Search | FlatMonteCarlo, started: float) -> bool:
+    def done(self, search: Search | FlatMonteCarlo, started: float | None) -> bool:
+        """Whether the search has its iterations, or (``timed``) has used its seconds since
+        ``started`` (None: the clock is not running yet)."""
         if search.iterations >= self.budget.iterations or len(search.legal) == 1:
             return True
-        return self.timed and time.perf_counter() - started >= self.budget.seconds
+        return (self.timed and started is not None
+                and time.perf_counter() - started >= self.budget.seconds)
 
     def choose(self, view: dict[str, Any], legal: list[str],
                events: list[dict[str, Any]] | None = None) -> str:

@@ -122,3 +122,41 @@ def test_unknown_game_is_a_clear_error():
         Table("chess")
     with pytest.raises(ValueError, match="mode"):
         Table(GAME_IDS[0], mode="online")
+
+
+def _human_moves(table: Table, rng: random.Random) -> None:
+    """The person at the table plays a random legal action (as a click would)."""
+    table._apply(table.human, rng.choice(table.state.legal_actions(table.human)))
+    table._after_change()
+    while table.animating:
+        table.command("skip")
+
+
+@pytest.mark.parametrize("gid", ["kiriai", "cardia"])
+def test_a_bots_clock_runs_only_while_a_person_waits_for_it(gid):
+    """Both choose at once: the bot thinks to its iterations while the person is still
+    choosing (no seconds at all would stop it), and only once the person has chosen does
+    the clock cut it short."""
+    from pygames.bots import Budget
+
+    rng = random.Random(3)
+    table = Table(gid, mode="bot", seed=4, level="strong", seat=1, slices=True, speed=0)
+    table.bots[0].budget = Budget(300, 0.0)
+    both = lambda: table.state.to_move() == [0, 1] and 0 in table.thinking  # noqa: E731
+    assert both()
+    while table.thinking:
+        table.think(5)
+    assert table.bot_move["iterations"] == 300 and table.bot_move["waited"] == 0
+    for _ in range(50):  # on to the next time both choose at once
+        while table.thinking and not both():
+            table.think(5)
+        if both():
+            break
+        _human_moves(table, rng)
+    assert both()
+    _human_moves(table, rng)  # the person chooses first now: the bot's clock runs
+    assert table.state.to_move() == [0] and 0 in table.thinking
+    before = table.bot_move
+    table.think(50)
+    assert table.bot_move is not before, "the bot has moved"
+    assert table.bot_move["iterations"] < 300

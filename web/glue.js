@@ -173,6 +173,7 @@
     if (r.bot) {  // the bot's last search, for tests and the benchmark
       app.dataset.botIterations = r.bot.iterations;
       app.dataset.botMs = r.bot.ms;
+      app.dataset.botWaited = r.bot.waited;
     }
     root.lang = r.lang;
     document.title = r.title + " — pygames";

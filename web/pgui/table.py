@@ -71,9 +71,12 @@ class Table:
         if seat not in (0, 1, "random"):
             raise ValueError(f"the seat must be 0, 1 or random, not {seat!r}")
         self.level, self.seat_choice, self.slices = level, seat, slices
-        self.thinking: dict[int, tuple[Any, float | None]] = {}
-        #: The last bot move's search: ``{"iterations", "ms"}`` (the page shows it to tests
-        #: and the benchmark as ``#app[data-bot-iterations]``, ``[data-bot-ms]``).
+        #: Each thinking bot's ``[search, its first slice's time, when its clock started]``
+        #: (the times None until then; see :meth:`think`).
+        self.thinking: dict[int, list[Any]] = {}
+        #: The last bot move's search: ``{"iterations", "ms", "waited"}``: ms thought, and
+        #: how long of that a person waited for it (the page shows them to tests and the
+        #: benchmark as ``#app[data-bot-iterations]``, ``[data-bot-ms]``, ``[data-bot-waited]``).
         self.bot_move: dict[str, int] | None = None
         if mode not in self.modes:
             raise ValueError(f"unknown mode {mode!r} (use one of: {', '.join(self.modes)})")
@@ -165,27 +168,39 @@ class Table:
                 continue
             view, legal, events = (self.state.view(p), self.state.legal_actions(p),
                                    self.state.events(p))
-            if isinstance(bot, SearchBot):  # its clock starts with its first slice
-                self.thinking[p] = (bot.start(view, legal, events), None)
+            if isinstance(bot, SearchBot):
+                self.thinking[p] = [bot.start(view, legal, events), None, None]
             else:
                 self._bot_plays(p, bot.choose(view, legal, events))
 
     def think(self, ms: float = 40.0) -> bool:
-        """Think for about ``ms`` milliseconds; True if a bot has moved (redraw)."""
-        deadline = time.perf_counter() + ms / 1000
+        """Think for about ``ms`` milliseconds; True if a bot has moved (redraw).
+
+        A bot's clock (its level's seconds) runs only while nobody else has to decide: while
+        a person chooses at the same time (Kiri-ai's programs, Cardia's cards) the bot
+        thinks on up to its iterations, as a person across the table would, and it never
+        keeps anyone waiting longer than its seconds once they have chosen. Nor does the
+        clock count the time the page took to draw the table before the first slice."""
+        now = time.perf_counter()
+        deadline = now + ms / 1000
         moved = False
-        for p, (search, started) in list(self.thinking.items()):
+        others = [q for q in self.state.to_move() if q not in self.bots]
+        for p, thought in list(self.thinking.items()):
+            search, first, started = thought
             bot = self.bots[p]
-            if started is None:  # not the time the page took to draw the table before
-                started = time.perf_counter()
-                self.thinking[p] = (search, started)
+            if first is None:
+                first = thought[1] = now
+            if started is None and not others:  # someone waits for this bot from now on
+                started = thought[2] = now
             while not bot.done(search, started) and time.perf_counter() < deadline:
-                search.run(16, deadline)
+                search.run(min(16, bot.budget.iterations - search.iterations), deadline)
             if bot.done(search, started):
                 del self.thinking[p]
                 bot.last_iterations = search.iterations
+                end = time.perf_counter()
                 self.bot_move = {"iterations": search.iterations,
-                                 "ms": round((time.perf_counter() - started) * 1000)}
+                                 "ms": round((end - first) * 1000),
+                                 "waited": round((end - started) * 1000) if started else 0}
                 self._bot_plays(p, search.best())
                 moved = True
         return moved
