@@ -20,6 +20,7 @@ import pygames
 pytestmark = pytest.mark.browser
 
 NOT_PLAY = ("lang:", "rematch", "dismiss", "skip", "join")
+TAKE_BACK = ("undo", "cancel")
 PERMS = ["camera", "microphone"]
 
 
@@ -41,11 +42,17 @@ def click_one(page: Page, rng: random.Random) -> bool:
     if not page.locator('#app[data-animating="false"]').count():
         return False
     buttons = page.locator("#app .main button[data-cmd]:not([disabled])")
-    cmds = [c for c in buttons.evaluate_all("els => els.map(e => e.dataset.cmd)")
-            if not c.startswith(NOT_PLAY)]
+    offered = [(c, t) for c, t in buttons.evaluate_all(
+        "els => els.map(e => [e.dataset.cmd, e.classList.contains('target')])")
+        if not c.startswith(NOT_PLAY)]
+    # Like a player: rarely takes back (undo, cancel), plays a highlighted square once a
+    # piece is picked, confirms what is picked.
+    cmds = [c for c, _ in offered if not c.startswith(TAKE_BACK)] or [c for c, _ in offered]
     if not cmds:
         return False
-    cmd = "confirm" if "confirm" in cmds and rng.random() < 0.8 else rng.choice(cmds)
+    targets = [c for c, t in offered if t and c in cmds]
+    cmd = ("confirm" if "confirm" in cmds and rng.random() < 0.8
+           else rng.choice(targets or cmds))
     try:
         page.locator(f'#app .main button[data-cmd="{cmd}"]:not([disabled])').first.click(
             timeout=2_000)
