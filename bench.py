@@ -13,8 +13,12 @@ Prints, in one run:
 * the longest main-thread task (Long Tasks API, which only sees tasks of 50 ms or more)
   and the longest main-thread gap (a 0 ms timer chain: catches tasks of any length, give
   or take 4 ms) during lobby boot (navigation until Python is ready), table boot
-  (navigation until the table is ready) and a whole game against the bot, clicked
-  through like a player does (every reveal watched at ``speed=100``);
+  (navigation until the table is ready), a whole game against the bot, clicked
+  through like a player does (every reveal watched at ``speed=100``), and one against
+  the strong bot (after its boot);
+* every game's bot at every level: its first move (time thought, iterations), then every
+  move of whole Kiri-ai games against the strong bot (time thought, time the player
+  waited after confirming, iterations);
 * link play between two Chromium contexts over WebRTC on loopback: invite opened → first
   state on the guest's screen, message round trip (median, p95), bytes per action.
 
