@@ -164,17 +164,17 @@ def launch_args(flags: list[str]) -> dict:
     return args
 
 
-def play_kiriai_to_the_end(page, max_rounds: int = 300, bot_moves: bool = False):
-    """Click through a Kiri-ai game vs the bot as a player does; returns the clicks (or,
-    with ``bot_moves``, each bot move's (ms thought, ms waited for after our confirm,
-    iterations), read from ``#app`` once its round is revealed)."""
+def play_kiriai_to_the_end(page, max_rounds: int = 300,
+                           bot_moves: list[tuple[int, ...]] | None = None) -> int:
+    """Click through a Kiri-ai game vs the bot as a player does; returns the clicks. Given a
+    ``bot_moves`` list, appends each bot move's (ms thought, ms waited for after our
+    confirm, iterations), read from ``#app`` once its round is revealed."""
     clicks = 0
-    seen: list[tuple[int, int, int]] = []
     settled = '#app[data-animating="false"]'
     for _ in range(max_rounds):
         page.wait_for_selector(settled, state="attached", timeout=TIMEOUT_MS)
         if page.locator(".overlay.gameover").count():
-            return seen if bot_moves else clicks
+            return clicks
         if page.locator(".zone-pick").count():  # Advanced battlefield: secret start
             page.locator(".zone-pick:not([disabled])").first.click()
             page.click('[data-cmd="stance:H"]')
@@ -185,10 +185,10 @@ def play_kiriai_to_the_end(page, max_rounds: int = 300, bot_moves: bool = False)
                 clicks += 1
         page.click('[data-cmd="confirm"]')
         clicks += 1
-        if bot_moves:  # the bot's move of this round, once it is made and shown
+        if bot_moves is not None:  # the bot's move of this round, once made and shown
             page.wait_for_selector(".bar .thinking", state="detached", timeout=TIMEOUT_MS)
             page.wait_for_selector(settled, state="attached", timeout=TIMEOUT_MS)
-            seen.append(tuple(int(x) for x in page.evaluate(
+            bot_moves.append(tuple(int(x) for x in page.evaluate(
                 "() => { const d = document.getElementById('app').dataset; "
                 "return [d.botMs, d.botWaited, d.botIterations]; }")))
     raise RuntimeError("the game did not end")
@@ -430,13 +430,13 @@ def bench_bot_moves(browser, new_page, base: str, runs: int, failure, Playwright
                       f"{statistics.median(its):>11.0f}")
     # Every move of whole Kiri-ai games against the strong bot, clicked at once (so the
     # bot mostly thinks after our confirm: how long we wait for it).
-    moves: list[tuple[int, int, int]] = []
+    moves: list[tuple[int, ...]] = []
     for run in range(runs):
         ctx, page = new_page(browser)
         try:
             page.goto(base + STRONG_PATH.format(seed=run + 1), timeout=TIMEOUT_MS)
             page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
-            moves += play_kiriai_to_the_end(page, bot_moves=True)
+            play_kiriai_to_the_end(page, bot_moves=moves)
         except (PlaywrightError, RuntimeError) as e:
             print(f"  problem: kiriai strong, whole game: {failure(e)}")
         ctx.close()

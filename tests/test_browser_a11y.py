@@ -41,6 +41,18 @@ def axe_problems(page: Page) -> list[str]:
             if v["impact"] in ("serious", "critical")]
 
 
+def playable(buttons, not_play: tuple[str, ...] = NOT_PLAY) -> tuple[list[str], list[str]]:
+    """What a player would click among ``buttons`` (a locator of enabled buttons): their
+    commands, leaving out ``not_play`` and, unless nothing else is offered, those that take
+    back (:data:`TAKE_BACK`); and of those, the highlighted squares (a picked piece's
+    targets)."""
+    offered = [(c, t) for c, t in buttons.evaluate_all(
+        "els => els.map(e => [e.dataset.cmd, e.classList.contains('target')])")
+        if not c.startswith(not_play)]
+    cmds = [c for c, _ in offered if not c.startswith(TAKE_BACK)] or [c for c, _ in offered]
+    return cmds, [c for c, t in offered if t and c in cmds]
+
+
 def click_some(page: Page, rng: random.Random, clicks: int) -> None:
     """Play by clicking enabled buttons on the settled table, the way a player would: one
     who confirms what is picked, plays a highlighted square once a piece is picked, and
@@ -50,14 +62,9 @@ def click_some(page: Page, rng: random.Random, clicks: int) -> None:
         settled.wait_for()  # not mid-playback, and no click on its way to Python
         if page.locator('#app[data-over="true"]').count():
             return
-        buttons = page.locator("#app button[data-cmd]:not([disabled])")
-        offered = [(c, t) for c, t in buttons.evaluate_all(
-            "els => els.map(e => [e.dataset.cmd, e.classList.contains('target')])")
-            if not c.startswith(NOT_PLAY)]
-        cmds = [c for c, _ in offered if not c.startswith(TAKE_BACK)] or [c for c, _ in offered]
+        cmds, targets = playable(page.locator("#app button[data-cmd]:not([disabled])"))
         if not cmds:
             continue
-        targets = [c for c, t in offered if t and c in cmds]
         urgent = [c for c in ("confirm", "handover-ok") if c in cmds]
         cmd = urgent[0] if urgent else rng.choice(targets or cmds)
         try:  # the table may still re-render under the pointer: then look again

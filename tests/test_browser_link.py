@@ -14,13 +14,13 @@ import random
 import pytest
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+from test_browser_a11y import playable
 
 import pygames
 
 pytestmark = pytest.mark.browser
 
 NOT_PLAY = ("lang:", "rematch", "dismiss", "skip", "join")
-TAKE_BACK = ("undo", "cancel")
 PERMS = ["camera", "microphone"]
 
 
@@ -41,16 +41,12 @@ def click_one(page: Page, rng: random.Random) -> bool:
     """One click on a settled table if it offers a move; False if there is none now."""
     if not page.locator('#app[data-animating="false"]').count():
         return False
-    buttons = page.locator("#app .main button[data-cmd]:not([disabled])")
-    offered = [(c, t) for c, t in buttons.evaluate_all(
-        "els => els.map(e => [e.dataset.cmd, e.classList.contains('target')])")
-        if not c.startswith(NOT_PLAY)]
     # Like a player: rarely takes back (undo, cancel), plays a highlighted square once a
     # piece is picked, confirms what is picked.
-    cmds = [c for c, _ in offered if not c.startswith(TAKE_BACK)] or [c for c, _ in offered]
+    cmds, targets = playable(page.locator("#app .main button[data-cmd]:not([disabled])"),
+                             NOT_PLAY)
     if not cmds:
         return False
-    targets = [c for c, t in offered if t and c in cmds]
     cmd = ("confirm" if "confirm" in cmds and rng.random() < 0.8
            else rng.choice(targets or cmds))
     try:
