@@ -67,6 +67,8 @@ Guest → host:
 ``resync``  [``known``]: send me my whole picture again; with ``known`` (the ``hash``
             the guest holds) the host leaves out view, legal and events if nothing
             changed (``same``: true). A guest polls with it when it has heard nothing.
+``ping``    (no fields): answered by ``pong``. A guest pings when it has heard nothing
+            for a moment, so both ends always know whether the channel is alive.
 ==========  =============================================================================
 
 ``ply`` is the number of actions applied so far, so a message meant for an earlier point
@@ -97,7 +99,10 @@ Host → guest:
 ``error``    ``code``, ``message`` (plain English), ``re`` (the ``seq`` refused, or null).
              Sent with ``seq`` 0 to a connection that holds no seat: ``not_joined`` (a
              guest that had a seat joins again by itself: the host reloaded) or
-             ``seat_taken`` (another connection took the seat over: it stays away).
+             ``seat_taken`` (another connection took the seat over: it stays away; sent
+             at once to the old connection when a join with its token comes from a new
+             one, and again whenever it speaks; :meth:`Host.moved_peers` names them).
+``pong``     (no fields): the answer to ``ping``.
 ===========  ============================================================================
 
 ``hash`` is sha256 of the canonical JSON of the seat's *picture* at that ply: ``{"ply",
@@ -136,14 +141,20 @@ host's own choice and nonce, and those of other guests, reach a guest only in ``
 choice may stay hidden after its step (a face-down Cardia card under Foggy Swamp).
 Sequential choices need no commitment.
 
-*End check* (:attr:`Guest.verdict`). The guest checks that the secret matches the
-commitment, its own seed value is the one it sent, the seed follows from secret and
-values and is the record's; it replays the record in its own engine, checks that each
-simultaneous step it took part in holds exactly the movers, in seat order, with choices
-that open the commitments it saw before revealing, that every action of its own seat in
-the record is one it sent, and that each picture hash it was shown is the one the replay
-gives its seat at that ply; and that the final outcome is the one it was shown. Result:
-``Verdict(ok, problems)``, each problem a readable sentence.
+*End check* (:attr:`Guest.verdict`). It cannot be silenced: an ``end`` whose sum is right
+but whose fields are not (so no resync can mend it), one for another match, one too big,
+one unreadable :data:`END_TRIES` times in a row, or a record that does not parse, is of
+another game or does not replay, all end in a failed verdict naming the problem, and the
+guest then keeps no record (:attr:`Guest.record` is only ever one its engine replays to
+the end). With no ``end`` at all, the page calls :meth:`Guest.end_missing` after a while:
+a failed verdict that a real ``end`` arriving later still replaces. The guest checks that
+the secret matches the commitment, its own seed value is the one it sent, the seed
+follows from secret and values and is the record's; it replays the record in its own
+engine, checks that each simultaneous step it took part in holds exactly the movers, in
+seat order, with choices that open the commitments it saw before revealing, that every
+action of its own seat in the record is one it sent, and that each picture hash it was
+shown is the one the replay gives its seat at that ply; and that the final outcome is the
+one it was shown. Result: ``Verdict(ok, problems)``, each problem a readable sentence.
 
 *What this cannot protect.* A modified host app can look at the guest's hand and the
 whole state during play (the host's device holds it), and can leave, or quit and start a
@@ -160,8 +171,10 @@ connections are not kept, so guests join again with their token and get a ``stat
 needs for the end check; a guest that kept only its token (``Guest(token=...)``) gets its
 seat back too, and its end check covers what it saw from then on. A second joiner
 without the token is told ``seat_taken``; a join with the token takes the seat over from
-the old connection. :meth:`Host.rematch` starts a new match with the same seats: a new
-secret and seed, made the same way.
+the old connection (an unrevealed commitment of that seat is dropped, so the new page may
+choose; a reloaded page that kept its choice commits to it again: a guest can move its
+seat to another browser with its token). :meth:`Host.rematch` starts a new match with the
+same seats: a new secret and seed, made the same way.
 """
 
 from __future__ import annotations
@@ -191,6 +204,9 @@ MAX_HOST_MESSAGE = 1024 * 1024
 HOST = "host"
 
 SECRET_BYTES = 32
+#: Unreadable messages in a row after the game ended before the guest stops waiting for a
+#: readable ``end`` and shows the game as not verified.
+END_TRIES = 3
 VALUE_BYTES = 32
 
 #: Every error code a host sends, and what it means.
@@ -334,6 +350,7 @@ TO_HOST: dict[str, dict[str, str]] = {
     "commit": {"ply": "int", "hash": "hex64", "seat": "int?"},
     "reveal": {"ply": "int", "action": "str", "nonce": "hex32", "seat": "int?"},
     "resync": {"known": "hex64?"},
+    "ping": {},
 }
 TO_GUEST: dict[str, dict[str, str]] = {
     "welcome": {"v": "int", "seat": "int"},
@@ -350,6 +367,7 @@ TO_GUEST: dict[str, dict[str, str]] = {
     "end": {"match": "int", "secret": "hex64", "values": "dict", "record": "dict",
             "nonces": "dict"},
     "error": {"code": "str", "message": "str", "re": "int?"},
+    "pong": {},
 }
 
 
@@ -599,18 +617,40 @@ class Host:
         duplicate = info["peer"] == peer and info["conn"] == msg["conn"]
         if not duplicate or msg["seq"] > info["in"]:
             info["in"] = msg["seq"]
+        out: list[Send] = []
         if info["peer"] != peer:
-            if self._peers.pop(info["peer"], None) is not None:
-                self._moved.add(info["peer"])
+            old = info["peer"]
+            if self._peers.pop(old, None) is not None:
+                self._moved.add(old)
+                out += self._error(old, "seat_taken", "your seat moved to another connection "
+                                   "(the same player in another tab or browser)", None)
             self._moved.discard(peer)
             self._peers[peer] = seat
             info["peer"] = peer
+        if info["conn"] != msg["conn"]:
+            self._forget_open_commit(seat)
         info["conn"] = msg["conn"]
-        out = self._send(seat, {"type": "welcome", "v": PROTOCOL, "seat": seat})
+        out += self._send(seat, {"type": "welcome", "v": PROTOCOL, "seat": seat})
         return out + self._full(seat)
+
+    def _forget_open_commit(self, seat: int) -> None:
+        """Another page took the seat (a reload, another browser): a commitment it has
+        not revealed is dropped, so the new page can choose (a reloaded page that kept
+        its choice simply commits to it again). A revealed choice stays."""
+        step = self.step
+        if (step is not None and step["ply"] == self.ply and seat in step["commits"]
+                and seat not in step["reveals"]):
+            del step["commits"][seat]
 
     def _on_resync(self, seat: int, msg: dict[str, Any]) -> list[Send]:
         return self._full(seat, msg.get("known"))
+
+    def _on_ping(self, seat: int, msg: dict[str, Any]) -> list[Send]:
+        return self._send(seat, {"type": "pong"})
+
+    def moved_peers(self) -> set[str]:
+        """Connections whose seat was taken over by another connection (told so)."""
+        return set(self._moved)
 
     def _on_seed(self, seat: int, msg: dict[str, Any]) -> list[Send]:
         if msg["match"] != self.match:
@@ -757,6 +797,8 @@ class Host:
         msg = {"type": "error", "code": code, "message": message,
                "re": re if _is_int(re) else None}
         seat = self._peers.get(peer) if isinstance(peer, str) else None
+        if code == "seat_taken":
+            seat = None   # said outside any seat's sequence (seq 0)
         if seat is not None:
             return self._send(seat, msg)
         if not isinstance(peer, str):
@@ -888,7 +930,8 @@ _GUEST_KEEP = ("token", "seat", "out_seq", "match", "game_id", "players", "optio
                "host_seat", "commitment", "value", "value_mine", "started", "ply", "to_move",
                "view", "_legal", "events", "_digest", "_hash", "over", "outcome", "step",
                "pending", "shown", "_seen_commits", "_step_commits", "sent", "history_from",
-               "verdict", "problems", "last_error", "record")
+               "verdict", "verdict_provisional", "end_tries", "problems", "last_error",
+               "record")
 
 
 class Guest:
@@ -942,6 +985,9 @@ class Guest:
         self.sent: dict[int, str] = {}               # my choice at each ply
         self.history_from: int | None = None         # first ply of which I saw all
         self.verdict: Verdict | None = None
+        self.verdict_provisional = False   # failed only because no ``end`` came (yet)
+        self.end_tries = 0                 # unreadable messages since the game ended
+        self._replayed = False
         self.problems: list[str] = []                # noticed during play
         self.record: dict[str, Any] | None = None    # the host's, from ``end``
 
@@ -999,11 +1045,21 @@ class Guest:
         for whatever may have been lost (nothing once the game is over and checked)."""
         if self.seat is None or self._awaiting_welcome:
             return self.join()
-        if self.over and self.verdict is not None:
+        if self.over and not self.awaiting_end:
             return []
         self._awaiting_state = True
         known = None if self.over else self._hash
         return self._send({"type": "resync", "known": known})
+
+    def ping(self) -> list[Send]:
+        """Ask the host for a ``pong``: traffic that proves the channel is alive while
+        nothing else is said (the page reads the channel's liveness from it)."""
+        if self.seat is None or self._awaiting_welcome:
+            return []
+        return self._send({"type": "ping"})
+
+    def _on_pong(self, msg: dict[str, Any]) -> list[Send]:
+        return []
 
     def _ask_resync(self) -> list[Send]:
         if self._awaiting_state or self.seat is None:
@@ -1016,16 +1072,59 @@ class Guest:
         """Handle one message from the host; return what to send back. Never raises."""
         try:
             msg = unpack(text, MAX_HOST_MESSAGE)
+        except BadMessage as exc:
+            return self._unreadable(exc)   # garbled on the way: as good as lost
+        try:
             _validate(msg, TO_GUEST)
-        except BadMessage:
-            return self._ask_resync()   # garbled on the way: as good as lost
+        except BadMessage as exc:
+            if msg["type"] == "end" and self.awaiting_end:
+                # Its sum is right, so the host's app wrote it so: no resync can mend it.
+                self._end_failed(f"The host's end message is malformed: {exc}.")
+                return []
+            return self._unreadable(exc)
         try:
             return self._dispatch(msg)
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        except Exception as exc:  # noqa: BLE001 - nothing the host sends may stop the guest
             self.last_error = ("malformed", f"a {msg['type']} message from the host could "
                                f"not be used: {exc!r}")
             self._awaiting_state = False
             return self._ask_resync()
+
+    @property
+    def awaiting_end(self) -> bool:
+        """The game is over here and its end check has not run on a real ``end`` yet."""
+        return bool(self.started and self.over and (self.verdict is None
+                                                    or self.verdict_provisional))
+
+    def _unreadable(self, exc: BadMessage) -> list[Send]:
+        """A message that could not be read: ask again, but a finished game whose end
+        message keeps coming unreadable is not verified (the host cannot stall the check)."""
+        if self.awaiting_end:
+            self.end_tries += 1
+            if exc.code == "too_big":
+                self._end_failed(f"The host sent a message larger than {MAX_HOST_MESSAGE} "
+                                 "bytes after the game ended.")
+                return []
+            if self.end_tries >= END_TRIES:
+                self._end_failed(f"The host's end message could not be read {END_TRIES} "
+                                 f"times in a row ({exc}).")
+                return []
+        self._awaiting_state = False
+        return self._ask_resync()
+
+    def _end_failed(self, problem: str) -> None:
+        """The end check fails for good on what the host sent (no record to share)."""
+        self.verdict = Verdict(False, self.problems + [problem])
+        self.verdict_provisional = False
+        self.record = None
+
+    def end_missing(self) -> None:
+        """The page waited long enough for the host's ``end``: show the game as not
+        verified (if a real ``end`` comes later, its check replaces this)."""
+        if self.awaiting_end and self.verdict is None:
+            self.verdict = Verdict(False, self.problems + [
+                "The host has not sent the finished game's record, so it cannot be checked."])
+            self.verdict_provisional = True
 
     def _dispatch(self, msg: dict[str, Any]) -> list[Send]:
         kind, seq = msg["type"], msg["seq"]
@@ -1185,14 +1284,22 @@ class Guest:
             self.problems.append(text)
 
     def _on_end(self, msg: dict[str, Any]) -> list[Send]:
-        if self.verdict is None and msg["match"] == self.match:
+        if not self.over:  # the update before it was lost: catch up first
+            return self._ask_resync()
+        if self.awaiting_end and msg["match"] != self.match:
+            self._end_failed(f"The host's end message is for match {msg['match']}, not for "
+                             f"this one ({self.match}).")
+        elif self.awaiting_end:
+            self._replayed = False
             try:
                 problems = self._check_end(msg)
-            except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            except Exception as exc:  # noqa: BLE001 - a failed check is always shown
                 problems = [f"The host's end message could not be read ({exc!r})."]
             problems = self.problems + [p for p in problems if p not in self.problems]
             self.verdict = Verdict(not problems, problems)
-            self.record = msg.get("record") if isinstance(msg.get("record"), dict) else None
+            self.verdict_provisional = False
+            # Kept (to save and share) only if it is a record this engine replays whole.
+            self.record = msg["record"] if self._replayed else None
         return []
 
     # -- the end check ----------------------------------------------------------------------
@@ -1294,7 +1401,8 @@ class Guest:
                     state.apply(s, action)
                 except IllegalAction as exc:
                     problems.append(f"The record cannot be replayed: action "
-                                    f"#{ply + offset + 1} {[s, action]!r}: {exc}")
+                                    f"#{ply + offset + 1} {[s, action]!r}: "
+                                    f"{str(exc).rstrip('.')}.")
                     return problems
             ply += size
         for p in sorted(set(self._step_commits) - steps_seen):
@@ -1306,6 +1414,12 @@ class Guest:
             problems.append("The record does not finish the game.")
         elif _plain(state.outcome()) != self.outcome:
             problems.append("The record's outcome is not the one you were shown.")
+        if state.is_over() and ply == len(actions):
+            try:
+                self._replayed = game.from_record(record).is_over()
+            except ValueError as exc:
+                problems.append(f"The record cannot be read as a record: "
+                                f"{str(exc).rstrip('.')}.")
         return problems
 
     # -- resume -----------------------------------------------------------------------------
@@ -1327,7 +1441,8 @@ class Guest:
             raise ValueError("this is not a saved guest session")
         guest = cls(token=data["token"], random_bytes=random_bytes)
         for name in _GUEST_KEEP:
-            setattr(guest, name, copy.deepcopy(data[name]))
+            if name in data:  # a save from before a field existed keeps its default
+                setattr(guest, name, copy.deepcopy(data[name]))
         guest._seen_commits = _int_keys(data["_seen_commits"])
         guest._step_commits = _int_keys(data["_step_commits"])
         guest.sent = _int_keys(data["sent"])

@@ -469,6 +469,115 @@ def test_a_host_that_shows_a_view_the_record_does_not_give_is_found_out(game_id)
     assert "What you were shown at ply" in problems
 
 
+# -- end messages that cannot be checked: never a silent "Checking…" ------------------------
+def _other_game(game_id):
+    return next(g for g in GAME_IDS if g != game_id)
+
+
+def _illegal_last(msg):
+    msg["record"]["actions"][-1][1] = "no such action"
+
+
+def _no_actions(msg):
+    msg["record"]["actions"] = msg["record"]["actions"][: len(msg["record"]["actions"]) // 2]
+
+
+#: What a cheating (or broken) host may send as its end message, as a change of the real
+#: one (``msg`` is the packed message as a dict; None: the text itself is changed below).
+BAD_ENDS = {
+    "missing secret": lambda msg: msg.pop("secret"),
+    "missing record": lambda msg: msg.pop("record"),
+    "record not an object": lambda msg: msg.update(record=[1, 2, 3]),
+    "record without seed": lambda msg: msg["record"].pop("seed"),
+    "record seed not a number": lambda msg: msg["record"].update(seed="x"),
+    "record of another game": lambda msg: msg["record"].update(game=_other_game(
+        msg["record"]["game"])),
+    "record does not replay": _illegal_last,
+    "truncated record": _no_actions,
+    "actions not a list": lambda msg: msg["record"].update(actions="C"),
+    "another match": lambda msg: msg.update(match=msg["match"] + 1),
+    "values not an object": lambda msg: msg.update(values=[]),
+    "extra field": lambda msg: msg.update(note="x"),
+    "oversized": lambda msg: msg["record"].update(pad="x" * (1024 * 1024)),
+    "cut short in every copy": None,
+}
+
+
+class SendsABadEnd(Host):
+    """Sends every end message changed by ``how`` (a key of BAD_ENDS), with a right sum
+    unless the text itself is cut short."""
+
+    how = ""
+
+    def _send(self, seat, msg):
+        out = super()._send(seat, msg)
+        if msg["type"] != "end" or not out:
+            return out
+        change = BAD_ENDS[self.how]
+        text = out[0].text
+        if change is None:
+            text = text[: len(text) // 2]
+        else:
+            data = json.loads(text)
+            change(data)
+            text = pack(data)
+        return [out[0]._replace(text=text)]
+
+
+@pytest.mark.parametrize("how", sorted(BAD_ENDS))
+def test_an_end_message_that_cannot_be_checked_is_shown_as_not_verified(how):
+    game_id = GAME_IDS[BAD_ENDS_ORDER.index(how) % len(GAME_IDS)]
+    host_cls = type("Bad", (SendsABadEnd,), {"how": how})
+    table = Table(game_id, 11, bad=False, host_cls=host_cls)
+    table.honest = False
+    scan = table.scan
+
+    def scan_all_but_the_end(text):  # the bad end breaks the scanner's own rules
+        try:
+            if json.loads(text)["type"] == "end":
+                return
+        except ValueError:
+            return
+        scan(text)
+
+    table.scan = scan_all_but_the_end
+    table.play()
+    verdict = table.guest.verdict
+    assert verdict is not None and not verdict.ok and verdict.problems, how
+    assert not table.guest.awaiting_end  # nothing left to wait for: the screen can say so
+    assert table.guest.record is None  # nothing that does not replay is offered to share
+    # What it was is said (one readable sentence at least), and a reload keeps the verdict.
+    assert all(isinstance(p, str) and p.endswith(".") for p in verdict.problems)
+    again = Guest.from_json(table.guest.to_json())
+    assert again.verdict == verdict and again.record is None
+
+
+BAD_ENDS_ORDER = sorted(BAD_ENDS)
+
+
+def test_a_host_that_never_sends_the_end_is_not_verified_and_a_late_end_still_counts():
+    class KeepsItsEnd(Host):
+        hold = True
+
+        def _send(self, seat, msg):
+            if msg["type"] == "end" and self.hold:
+                self.info_out = self.seats[seat]["out"]
+                return []
+            return super()._send(seat, msg)
+
+    table = Table("kiriai", 3, bad=False, host_cls=KeepsItsEnd)
+    table.play(until=lambda: table.guest.over and not table.flight)
+    guest = table.guest
+    assert guest.verdict is None and guest.awaiting_end
+    guest.end_missing()  # the page waited long enough
+    assert not guest.verdict.ok and "has not sent" in guest.verdict.problems[0]
+    assert guest.awaiting_end  # a real end may still come
+    table.host.hold = False
+    table.post_guest(guest.poll())
+    table.flush()
+    assert guest.verdict == (True, []) and guest.record is not None
+
+
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_a_host_that_plays_for_the_guest_is_found_out(game_id):
     table = started(game_id)
@@ -557,10 +666,14 @@ def test_a_second_joiner_is_told_the_seat_is_taken(game_id):
     assert (msg["type"], msg["code"], msg["seq"]) == ("error", "seat_taken", 0)
     intruder.receive(sends[0].text)
     assert intruder.seat is None and intruder.last_error[0] == "seat_taken"
-    # With the token, a second tab takes the seat over; the first is then refused.
+    # With the token, a second tab takes the seat over; the first is told so at once (and
+    # the transport may close it: Host.moved_peers), then refused.
     twin = Guest(token=table.guest.token)
     sends = table.host.receive("tab3", twin.join()[0].text)
-    assert [unpack(s.text, 1 << 20)["type"] for s in sends] == ["welcome", "state"]
+    assert [(s.to, unpack(s.text, 1 << 20)["type"]) for s in sends] == [
+        (table.peer, "error"), ("tab3", "welcome"), ("tab3", "state")]
+    assert unpack(sends[0].text)["code"] == "seat_taken" and unpack(sends[0].text)["seq"] == 0
+    assert table.host.moved_peers() == {table.peer}
     sends = table.host.receive(table.peer, table.guest.poll()[0].text)
     assert unpack(sends[0].text)["code"] == "seat_taken"
     assert table.guest.receive(sends[0].text) == []  # no fight over the seat
