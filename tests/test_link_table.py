@@ -271,3 +271,164 @@ def test_a_guest_keeps_its_own_part_when_the_host_is_gone():
     # Only what the guest's seat may see: the same view and events the host gives it.
     assert part["view"] == json.loads(json.dumps(host.link.state.view(guest.link.seat)))
     assert 'data-link-cmd="download"' not in host.html()  # the host has the record itself
+
+
+# -- hardening: verdicts that cannot be silenced, copy-paste games, seats that move ---------
+def _joined(gid: str = "kiriai", lang: str = "en"):
+    host, guest, invite = pair(gid, lang)
+    guest.command("join")
+    wire = Wire(host, guest)
+    wire.connect()
+    return host, guest, wire, invite
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_host_whose_record_does_not_replay_is_shown_not_verified(lang):
+    """A cheating host's end message: a record with an illegal action. The guest's
+    game-over screen still draws, says "Not verified" and what failed, and offers no record
+    to save or share (there is none that replays)."""
+    host, guest, wire, _ = _joined("cardia", lang)
+    real_end = host.link._end_msg
+
+    def bad_end():
+        msg = real_end()
+        msg["record"] = {**msg["record"], "actions": [*msg["record"]["actions"][:-1],
+                                                      [1, "no such action"]]}
+        return msg
+
+    host.link._end_msg = bad_end
+    play_turns(host, guest, wire, random.Random(4))
+    html = guest.html()
+    assert 'class="overlay gameover"' in html and 'data-verdict="failed"' in html
+    assert htmllib.escape(t("link_not_verified", lang)) in html
+    assert "cannot be replayed" in html
+    assert guest.export_record() is None and "data-record-string" not in html
+    assert 'data-verdict="pending"' not in html
+
+
+def test_a_host_that_never_sends_the_end_is_shown_not_verified_after_a_while():
+    host, guest, wire, _ = _joined()
+    real_send = host.link._send
+    host.link._send = lambda seat, msg: [] if msg["type"] == "end" else real_send(seat, msg)
+    play_turns(host, guest, wire, random.Random(2))
+    assert 'data-verdict="pending"' in guest.html()
+    guest.tick()             # the wait starts
+    guest._end_since -= 25   # time passes
+    guest.tick()
+    wire.pump()
+    html = guest.html()
+    assert 'data-verdict="failed"' in html and "has not sent" in html
+
+
+def test_a_silent_guest_pings_and_the_host_answers():
+    host, guest, wire, _ = _joined()
+    wire.sent = 0
+    guest._heard -= 3  # nothing heard for 3 s: more than PING_AFTER, less than POLL_AFTER
+    guest.tick()
+    kinds = [json.loads(text)["type"] for _, text in guest.outbox]
+    assert kinds == ["ping"]
+    wire.pump()
+    assert json.loads(wire.to_guest[-1])["type"] == "pong" and wire.sent == 1
+    guest.tick()  # just heard the pong: nothing more to say
+    assert guest.take_outbox() == []
+
+
+def test_copy_and_paste_games_are_kept_apart_by_their_own_room():
+    """Two copy-and-paste games in one browser: each link carries its own room, so each
+    guest's seat is stored and reopened under its own key."""
+    keys = set()
+    for _ in range(2):
+        host = LinkTable("kiriai", mode="link", speed=0, page="http://x/play.html")
+        host.manual("offer", "CODE")
+        frag = host.manual_offer.partition("#")[2]
+        assert parse_fragment(frag) == {"r": host.room, "o": "CODE"}
+        guest = LinkTable("kiriai", mode="join", speed=0, fragment=frag)
+        assert not guest.bad_link and "join" in enabled_commands(guest.html())
+        guest.command("join")
+        wire = Wire(host, guest)
+        wire.connect()
+        assert guest.playing and guest.store_key() == f"pygames.link.{host.room}.guest"
+        keys.add(guest.store_key())
+        # Reopened from storage with the same link: the same seat, no Join again.
+        again = LinkTable("kiriai", mode="join", speed=0, fragment=frag, stored=guest.save())
+        assert again.joined and again.link.token == guest.link.token
+    assert len(keys) == 2
+
+
+def test_a_copy_and_paste_game_reconnects_with_a_new_code_mid_game():
+    host = LinkTable("kiriai", mode="link", speed=0, page="http://x/play.html")
+    host.manual("offer", "CODE1")
+    guest = LinkTable("kiriai", mode="join", speed=0,
+                      fragment=host.manual_offer.partition("#")[2])
+    guest.command("join")
+    wire = Wire(host, guest)
+    wire.connect()
+    host.set_status("reconnecting")  # the connection went down during the game
+    html = host.html()
+    assert host.playing and 'data-link-cmd="offer"' in html  # make a new code, mid-game
+    host.manual("offer", "CODE2")
+    frag = host.manual_offer.partition("#")[2]
+    reopened = LinkTable("kiriai", mode="join", speed=0, fragment=frag,
+                         stored=guest.link.to_json())
+    reopened.manual("answer", "ANSWER2")
+    assert reopened.joined and "data-answer" in reopened.html()  # its answer code, in play
+
+
+@pytest.mark.parametrize("gid", GAME_IDS)
+def test_a_guest_moves_its_seat_to_another_browser(gid):
+    rng = random.Random(gid)
+    host, guest, wire, _ = _joined(gid)
+    for _ in range(6):
+        click_random(host, rng, wire)
+        click_random(guest, rng, wire)
+    html = guest.html()
+    assert 'data-cmd="move_seat"' in html and "data-move" not in html  # shown on request
+    guest.command("move_seat")
+    html = guest.html()
+    link = guest.move_link()
+    assert "data-move" in html and html.count("<svg") >= 1
+    assert parse_fragment(link.partition("#")[2])["t"] == guest.link.token
+    # The other browser (no storage of this game) opens it and presses Continue.
+    query, _, fragment = link.partition("?")[2].partition("#")
+    other = make_table(query + "&speed=0", fragment=fragment, page="http://x/play.html")
+    assert "join" in enabled_commands(other.html()) and "Continue" in other.html()
+    other.command("join")
+    old = guest
+    wire.guest = other
+    other.peer_open("host")
+    sends = other.take_outbox()
+    replies = []
+    for _, text in sends:
+        replies += host.link.receive("g2", text)
+    for to, text in replies:
+        (old if to == "g1" else other).peer_message("host", text)
+    # The old page is told its seat moved, stops connecting, and keeps saying so on reload.
+    assert old.elsewhere and not old.peer_info()["connect"]
+    assert htmllib.escape(t("link_seat_moved", "en")) in old.html()
+    reloaded = LinkTable(gid, mode="join", speed=0, fragment=fragment.split("&t=")[0],
+                         stored=old.link.to_json())
+    assert reloaded.elsewhere and not reloaded.peer_info()["connect"]
+    # The host's page closes the old connection.
+    assert host.peer_info()["drop"] == ["g1"] and host.peer_info()["drop"] == []
+    # The new browser plays the seat to a verified end.
+    host.peer_close("g1")
+
+    class Wire2(Wire):
+        def pump(self):
+            for _ in range(1000):
+                moved = False
+                for to, text in self.host.take_outbox():
+                    if to == "g2":
+                        moved = True
+                        self.guest.peer_message("host", text)
+                for _to, text in self.guest.take_outbox():
+                    moved = True
+                    self.host.peer_message("g2", text)
+                if not moved:
+                    return
+
+    wire2 = Wire2(host, other)
+    wire2.pump()
+    assert other.playing and other.link.seat == old.link.seat
+    play_turns(host, other, wire2, rng)
+    assert other.link.verdict.ok, other.link.verdict

@@ -23,7 +23,7 @@ import pygames
 ROOT = Path(__file__).resolve().parent.parent
 GAME_IDS = pygames.game_ids()
 #: Commands a random clicker leaves alone: they leave the game, not play it.
-NOT_PLAY = ("lang:", "rematch", "dismiss")
+NOT_PLAY = ("lang:", "rematch", "dismiss", "move_seat")
 
 
 class ProtocolOnly:

@@ -52,6 +52,13 @@ ROOM_RE = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 KEY_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 #: A guest that has heard nothing for this long asks the host to check it is up to date.
 POLL_AFTER = 10.0
+#: A guest that has heard nothing for this long pings the host (who answers): the data
+#: channel's liveness, which the page's glue reads to say "connected" or "reconnecting".
+PING_AFTER = 2.0
+#: How long a guest whose game is over waits for the host's end message before it shows
+#: the game as not verified (a real end message arriving later is still checked).
+END_WAIT = 20.0
+TOKEN_RE = re.compile(r"^[0-9a-f]{32}$")
 
 STRINGS: dict[str, dict[str, str]] = {
     "link_title": {"en": "Play a friend", "ja": "友だちと対戦"},
@@ -83,6 +90,20 @@ STRINGS: dict[str, dict[str, str]] = {
                    "ja": "この席は埋まっています：すでに別の人がこのゲームに参加しています。"},
     "link_moved": {"en": "This game is now open in another tab or window: go on playing there.",
                    "ja": "このゲームは別のタブまたはウィンドウで開かれています。そちらで続けてください。"},
+    "link_seat_moved": {"en": "Your seat has moved to another browser or device: go on playing there.",
+                        "ja": "あなたの席は別のブラウザまたは端末に移りました。そちらで続けてください。"},
+    "link_move": {"en": "Continue on another device", "ja": "別の端末で続ける"},
+    "link_move_help": {"en": "Open this link in the other browser (or scan the code with the other phone) to take your seat there; this page then stops. Keep it to yourself: whoever opens it gets your seat.",
+                       "ja": "もう一方のブラウザでこのリンクを開く（または別のスマートフォンでコードを読み取る）と、席がそちらに移り、このページは止まります。このリンクは他の人に渡さないでください。開いた人があなたの席を受け取ります。"},
+    "link_move_show": {"en": "Show my seat's link", "ja": "自分の席のリンクを表示"},
+    "link_move_label": {"en": "Your seat's link", "ja": "あなたの席のリンク"},
+    "link_move_qr": {"en": "Scan with the other device to continue there.",
+                     "ja": "別の端末で読み取ると、そちらで続けられます。"},
+    "link_continue": {"en": "Continue your game of {game} on this device",
+                      "ja": "{game}の対局をこの端末で続ける"},
+    "link_continue_help": {"en": "This link carries your seat from another browser. Press Continue to take it here; the other page stops.",
+                           "ja": "このリンクには別のブラウザでのあなたの席が入っています。「続ける」を押すとこちらに移り、もう一方のページは止まります。"},
+    "link_continue_btn": {"en": "Continue", "ja": "続ける"},
     "link_bad": {"en": "This invitation link is incomplete or damaged: ask your friend to send it again.",
                  "ja": "この招待リンクは不完全か壊れています。友だちにもう一度送ってもらってください。"},
     "link_friend": {"en": "friend", "ja": "友だち"},
@@ -167,8 +188,9 @@ class LinkTable(Table):
         self.query = query
         self.ice = frag.get("ice", "")
         self.offer_in = frag.get("o", "")  # a guest's copy-and-paste offer
-        self.room = frag.get("r", "")
+        self.room = frag.get("r", "") if ROOM_RE.match(frag.get("r", "")) else ""
         self.key = frag.get("k", "")
+        self.seat_token = frag.get("t", "") if TOKEN_RE.match(frag.get("t", "")) else ""
         self.bad_link = False
         if self.role == "host" and not (ROOM_RE.match(self.room) and KEY_RE.match(self.key)):
             self.room, self.key = secrets.token_urlsafe(9), secrets.token_urlsafe(16)
@@ -183,6 +205,9 @@ class LinkTable(Table):
         self.answer_out = ""        # a guest's copy-and-paste answer
         self.elsewhere = False      # the page's lock says another tab holds this game
         self._heard = time.monotonic()
+        self._end_since: float | None = None   # when a finished game began to wait for end
+        self.show_move = False      # the guest asked to see its seat's link (shown once)
+        self._dropped: set[str] = set()   # host: connections told their seat moved
         self._saved = ""
         super().__init__(game_id, mode=mode, seed=0, options=options, lang=lang, speed=speed)
 
@@ -200,9 +225,13 @@ class LinkTable(Table):
         if self.role == "host":
             self.link = restored or Host(self.game.id, options=self.options)
         else:
-            self.link = restored or Guest()
+            if self.seat_token and (restored is None or restored.token != self.seat_token
+                                    or self._moved_away(restored)):
+                restored = None   # a seat carried from another browser: a fresh guest
+            self.link = restored or Guest(token=self.seat_token or None)
             if restored is not None:
                 self.joined = True  # it had pressed Join before this reload
+                self.elsewhere = self._moved_away(restored)
         self._reset_table()
         if self.playing:
             self._follow_host()
@@ -228,6 +257,13 @@ class LinkTable(Table):
                 self.ui = ui_module(self.game.id)
                 self.sel = self.ui.new_selection()
             self.options = dict(self.link.options)
+
+    @staticmethod
+    def _moved_away(guest: Guest) -> bool:
+        """The host told this seat it moved to another browser (kept across reloads, so
+        this page never takes the seat back by itself)."""
+        error = guest.last_error
+        return bool(error) and error[0] == "seat_taken" and guest.seat is not None
 
     def rematch(self) -> None:
         if self.role == "host" and self.link.over:
@@ -305,6 +341,8 @@ class LinkTable(Table):
     def peer_open(self, peer: str) -> None:
         """A data channel to ``peer`` opened (a guest asks for its seat at once)."""
         self.status = "connected"
+        self._heard = time.monotonic()
+        self.manual_offer, self.manual_making, self.answer_out = "", False, ""
         if isinstance(self.link, Guest):
             self.outbox += self.link.join()
 
@@ -316,12 +354,24 @@ class LinkTable(Table):
             self._around(lambda: self._remote(self.link.receive(text)))
         error = getattr(self.link, "last_error", None)
         if isinstance(self.link, Guest) and error:
-            if error[0] == "seat_taken" and self.link.seat is not None:
-                self.link.last_error = None
-                self.set_status("elsewhere")   # another tab took this seat over
+            if self._moved_away(self.link):
+                self.set_status("elsewhere")   # another browser or tab took this seat over
             elif error[0] not in ("seat_taken", "not_joined"):
                 self.message = t("link_host_error", self.lang, msg=error[1])
                 self.link.last_error = None
+
+    def _elsewhere_key(self) -> str:
+        moved = isinstance(self.link, Guest) and self._moved_away(self.link)
+        return "link_seat_moved" if moved else "link_moved"
+
+    def drops(self) -> list[str]:
+        """Host: connections whose seat another browser took over, to be closed by the
+        page (each was told first, by the session's ``seat_taken``)."""
+        if not isinstance(self.link, Host):
+            return []
+        moved = sorted(self.link.moved_peers() - self._dropped)
+        self._dropped.update(moved)
+        return moved
 
     def peer_close(self, peer: str) -> None:
         if isinstance(self.link, Host):
@@ -335,11 +385,26 @@ class LinkTable(Table):
             self.status = status
 
     def tick(self, force: bool = False) -> None:
-        """The page's slow timer: a guest that heard nothing for a while checks in."""
-        if (isinstance(self.link, Guest) and self.status == "connected" and self.link.seat
-                is not None and (force or time.monotonic() - self._heard >= POLL_AFTER)):
-            self._heard = time.monotonic()
-            self.outbox += self.link.poll()
+        """The page's timer (every second): a guest that heard nothing for a while pings
+        the host, and checks in with it after longer; a finished game that waited too long
+        for the host's end message is shown as not verified."""
+        link = self.link
+        if not isinstance(link, Guest) or link.seat is None or self.elsewhere:
+            return
+        now = time.monotonic()
+        if link.awaiting_end and link.verdict is None:
+            if self._end_since is None:
+                self._end_since = now
+            elif now - self._end_since >= END_WAIT:
+                link.end_missing()
+        if self.status not in ("connected", "reconnecting"):
+            return
+        silent = now - self._heard
+        if force or silent >= POLL_AFTER:
+            self._heard = now
+            self.outbox += link.poll()
+        elif silent >= PING_AFTER:
+            self.outbox += link.ping()
 
     def take_outbox(self) -> list[list[str]]:
         out = [[s.to, s.text] for s in self.outbox]
@@ -357,6 +422,8 @@ class LinkTable(Table):
         return text
 
     def store_key(self) -> str:
+        """This game's place in the browser's storage: one per room (a copy-and-paste
+        game's link carries its room too), so any number of games can be kept."""
         return f"pygames.link.{self.room or 'manual'}.{self.role}"
 
     def record(self) -> str | None:
@@ -391,7 +458,8 @@ class LinkTable(Table):
                 "offer": self.offer_in, "connect": self.joined and not self.bad_link
                 and not self.taken() and not self.elsewhere,
                 "fragment": self.fragment(), "store": self.store_key(),
-                "lock": f"pygames.link.{self.room}.{self.role}"}
+                "lock": f"pygames.link.{self.room or 'manual'}.{self.role}",
+                "drop": self.drops()}
 
     # -- input -------------------------------------------------------------------------------
     def command(self, cmd: str) -> None:
@@ -400,6 +468,9 @@ class LinkTable(Table):
             self.status = "connecting"
             return
         if cmd == "rematch" and self.role != "host":
+            return
+        if cmd == "move_seat" and self.role == "guest":
+            self.show_move = not self.show_move
             return
         try:
             super().command(cmd)
@@ -413,7 +484,7 @@ class LinkTable(Table):
             self.manual_making = True
         elif what == "offer":
             self.manual_making = False
-            self.manual_offer = f"{self.page}?{self._invite_query()}#o={blob}"
+            self.manual_offer = f"{self.page}?{self._invite_query()}#r={self.room}&o={blob}"
         elif what == "answer":
             self.answer_out = blob
         elif what == "bad_code":
@@ -436,7 +507,7 @@ class LinkTable(Table):
         if self.status == "waiting":
             key = "status_waiting_host" if self.role == "host" else "status_waiting_guest"
         if self.elsewhere:
-            key = "link_moved"
+            key = self._elsewhere_key()
         return (f'<p class="peer-status" role="status" data-status="{esc(self.status)}">'
                 f'<span class="dot" aria-hidden="true"></span><span class="txt">{esc(t(key, self.lang))}'
                 f'</span></p>')
@@ -457,11 +528,27 @@ class LinkTable(Table):
                 "over": link.over, "outcome": link.outcome}
 
     def export_record(self) -> dict[str, Any] | None:
-        """The record, once the game is over (a guest has it only then)."""
+        """The record, once the game is over (a guest has it only then, and only one its
+        own engine replays: whatever a host sent, the game-over screen draws)."""
         if not self.over or self.animating:
             return None
         text = self.record()
-        return json.loads(text) if text else None
+        if not text:
+            return None
+        record = json.loads(text)
+        if isinstance(self.link, Guest):
+            from .share import record_string
+
+            try:
+                record_string(record)
+            except ValueError:   # pygames.records.RecordError among them
+                return None
+        return record
+
+    def move_link(self) -> str:
+        """A guest's link to take its seat in another browser: the invite plus its token."""
+        assert isinstance(self.link, Guest)
+        return self.invite() + f"&t={self.link.token}"
 
     def _side_extra(self) -> str:
         lang = self.lang
@@ -473,8 +560,40 @@ class LinkTable(Table):
                     f'<p><button type="button" data-link-cmd="download" data-file="{esc(name)}">'
                     f'{esc(t("link_keep", lang))}</button></p>'
                     f'<pre hidden data-partial>{esc(json.dumps(part))}</pre>')
-        return (f'<details class="link-about"><summary>{esc(t("link_about", lang))}</summary>'
-                f'<p>{esc(t("link_about_body", lang))}</p>{keep}</details>')
+        about = (f'<details class="link-about"><summary>{esc(t("link_about", lang))}</summary>'
+                 f'<p>{esc(t("link_about_body", lang))}</p>{keep}</details>')
+        return self._manual_resume_html() + about + self._move_html()
+
+    def _move_html(self) -> str:
+        """A guest's way to move its seat to another browser (the link shown on request)."""
+        link = self.link
+        if (not isinstance(link, Guest) or link.seat is None or not self.playing
+                or self.elsewhere or self.bad_link or not self.room or not self.key):
+            return ""
+        lang = self.lang
+        inner = [f'<p class="muted">{esc(t("link_move_help", lang))}</p>']
+        if self.show_move:
+            url = self.move_link()
+            inner.append(f'<label for="move-link">{esc(t("link_move_label", lang))}</label>'
+                         f'<textarea id="move-link" readonly rows="3" data-move>{esc(url)}</textarea>'
+                         f'<p><button type="button" data-link-cmd="copy" data-copy="{esc(url)}">'
+                         f'{esc(t("link_copy", lang))}</button></p>')
+            inner.append(self._qr(url, t("link_move_qr", lang)))
+        else:
+            inner.append(f'<p><button type="button" data-cmd="move_seat">'
+                         f'{esc(t("link_move_show", lang))}</button></p>')
+        opened = " open" if self.show_move else ""
+        return (f'<details class="link-move"{opened}><summary>{esc(t("link_move", lang))}'
+                f'</summary>{"".join(inner)}</details>')
+
+    def _manual_resume_html(self) -> str:
+        """During a game whose connection is down: the copy-and-paste way back (the host
+        makes a new code; a guest that opened it shows its answer code)."""
+        if not self.playing or self.status == "connected" or self.elsewhere:
+            return ""
+        if self.role == "host":
+            return self._manual_host_html()
+        return self._answer_html()
 
     def _over_extra(self) -> str:
         lang = self.lang
@@ -531,9 +650,16 @@ class LinkTable(Table):
         elif self.bad_link:
             body.append(f'<p class="message" role="alert">{esc(t("link_bad", lang))}</p>')
         elif self.taken() or self.elsewhere:
-            key = "link_moved" if self.elsewhere else "link_taken"
+            key = self._elsewhere_key() if self.elsewhere else "link_taken"
             body.append(f'<h2 id="room-title">{esc(self.title())}</h2>')
             body.append(f'<p class="message" role="alert" data-taken>{esc(t(key, lang))}</p>')
+        elif self.seat_token:   # a seat carried here from another browser
+            body.append(f'<h2 id="room-title">{esc(t("link_continue", lang, game=self.title()))}</h2>')
+            body.append(f'<p>{esc(t("link_continue_help", lang))}</p>')
+            if not self.joined:
+                body.append(f'<p class="buttons"><button type="button" class="primary" '
+                            f'data-cmd="join" autofocus>{esc(t("link_continue_btn", lang))}</button></p>')
+            body.append(self._status_html() if self.joined else "")
         else:
             body.append(f'<h2 id="room-title">{esc(t("link_invited", lang, game=self.title()))}</h2>')
             body.append(f'<dl class="invite-info"><dt>{esc(t("link_game", lang))}</dt>'
@@ -546,15 +672,21 @@ class LinkTable(Table):
             body.append(self._status_html() if self.joined else "")
             if self.joined and self.status == "connected":
                 body.append(f'<p class="muted">{esc(t("link_starting", lang))}</p>')
-            if self.answer_out:
-                body.append(f'<div class="manual"><p>{esc(t("link_manual_answer", lang))}</p>'
-                            f'<label for="answer-out">{esc(t("link_manual_answer_label", lang))}</label>'
-                            f'<textarea id="answer-out" readonly rows="4" data-answer>{esc(self.answer_out)}</textarea>'
-                            f'<p><button type="button" data-link-cmd="copy" data-copy="{esc(self.answer_out)}">'
-                            f'{esc(t("link_copy_code", lang))}</button></p></div>')
+            body.append(self._answer_html())
         message = f'<p class="message" role="alert">{esc(self.message)}</p>' if self.message else ""
         return (f'{self._header()}<main class="link-room" aria-labelledby="room-title">'
                 f'{message}{"".join(body)}{self._side_extra()}</main>')
+
+    def _answer_html(self) -> str:
+        """A copy-and-paste guest's answer code, to send back to the host."""
+        if not self.answer_out:
+            return ""
+        lang = self.lang
+        return (f'<div class="manual"><p>{esc(t("link_manual_answer", lang))}</p>'
+                f'<label for="answer-out">{esc(t("link_manual_answer_label", lang))}</label>'
+                f'<textarea id="answer-out" readonly rows="4" data-answer>{esc(self.answer_out)}</textarea>'
+                f'<p><button type="button" data-link-cmd="copy" data-copy="{esc(self.answer_out)}">'
+                f'{esc(t("link_copy_code", lang))}</button></p></div>')
 
     def _manual_host_html(self) -> str:
         lang = self.lang
