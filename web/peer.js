@@ -7,15 +7,22 @@
 //
 // - Signaling, way (a): the WebSocket relay of `python build.py serve` on the same origin
 //   (server.py: /relay/<room>), which forwards offers, answers and ICE candidates only.
-//   Whoever arrives says hello; the host answers a guest's hello with an offer. Offers and
-//   answers carry an HMAC of their SDP under the link's key (made by Python), so the relay,
-//   which never learns the key, cannot put itself in between.
+//   Whoever arrives says hello; the host answers a guest's hello with an offer. Hellos
+//   carry an HMAC of "hello|<role>|<the sender's relay id>" and offers and answers one of
+//   their SDP, under the link's key (made by Python), so the relay, which never learns the
+//   key, cannot put itself in between, and someone who only knows the room cannot make the
+//   host answer: a hello without the key is ignored (and its sender with it). The host
+//   keeps at most MAX_PENDING offers waiting and closes one unanswered after PENDING_MS.
 // - Signaling, way (b), with no server at all: the host makes a complete offer (all ICE
 //   candidates in it), compressed into a code the guest gets by link or QR code; the guest
 //   answers with a code the host pastes back.
 // - ICE servers: ./peer.json ({"iceServers": [...], "relay": "./relay/"}; none by default,
 //   which is enough on one machine or a LAN), or the link's own `ice` (base64url JSON).
-// - <html data-peer>: waiting, connecting, connected, reconnecting or lost.
+// - <html data-peer>: waiting, connecting, connected, reconnecting or lost. "connected"
+//   means a channel is open *and* something came over it in the last SILENT_MS: the guest's
+//   session pings the host when it has heard nothing for 2 s (pgui/link.py), so a silent
+//   channel (a network that drops packets) shows "reconnecting" within seconds, long before
+//   WebRTC itself calls the connection failed.
 // - A Web Lock per room and role: a second tab of this browser that opens the same game is
 //   told it is open elsewhere instead of taking the seat from the first.
 //
@@ -26,6 +33,10 @@
   "use strict";
   var root = document.documentElement;
   var LOST_AFTER = 30000;   // ms without a channel before "reconnecting" becomes "lost"
+  var SILENT_MS = 5000;     // an open channel that said nothing for this long is not live
+  var MAX_PENDING = 3;      // offers the host keeps waiting for an answer at once
+  var PENDING_MS = 15000;   // an offer not answered (channel not open) by then is closed
+  var HELLO_EVERY = 5000;   // a guest with no channel says hello again this often
   var info = null;
   var call = null;          // (kind, peer, text) -> Promise of the worker's result
   var mac = null;           // (text) -> Promise of the HMAC hex
@@ -33,14 +44,20 @@
   var settings = null;
   var ws = null;
   var backoff = 1000;
-  var links = {};           // peer id -> {pc, dc, open, queue}
+  var links = {};           // peer id -> {pc, dc, open, queue, made, heard}
+  var myId = "";            // this page's id on the relay (its welcome)
+  var refused = {};         // relay ids whose hello did not carry the link's key
+  var stopped = false;      // this page gave the seat up (another tab or browser has it)
+  var lastHello = 0;
   var everOpen = false;
   var since = Date.now();   // when the channel was last lost (or the attempt began)
   var status = "";
   var manualCount = 0;
   var ticker = null;
   // What went over the data channels (for the benchmark: bench.py), and a pending ping.
-  var stats = { messagesOut: 0, bytesOut: 0, messagesIn: 0, bytesIn: 0 };
+  // relayOpens/relayCloses: how often this page's relay WebSocket opened and closed.
+  var stats = { messagesOut: 0, bytesOut: 0, messagesIn: 0, bytesIn: 0, relayOpens: 0,
+                relayCloses: 0, hellosRefused: 0, offersMade: 0 };
   var pings = [];
 
   function log() {
@@ -54,10 +71,26 @@
     return false;
   }
 
+  // Open, and heard from lately: what "connected" means.
+  function anyLive() {
+    var now = Date.now();
+    for (var id in links) {
+      if (links[id].open && now - links[id].heard < SILENT_MS) return true;
+    }
+    return false;
+  }
+
+  function lastHeard() {
+    var t = 0;
+    for (var id in links) if (links[id].open && links[id].heard > t) t = links[id].heard;
+    return t;
+  }
+
   function refresh() {
     if (!info) return;
     var s;
-    if (anyOpen()) s = "connected";
+    if (anyLive()) s = "connected";
+    else if (anyOpen()) s = Date.now() - lastHeard() > LOST_AFTER ? "lost" : "reconnecting";
     else if (info.role === "guest" && !info.connect && !started) s = "waiting";
     else if (!everOpen) s = info.role === "host" ? "waiting" : "connecting";
     else s = Date.now() - since > LOST_AFTER ? "lost" : "reconnecting";
@@ -138,7 +171,7 @@
     var old = links[id];
     if (old) closeLink(id, true);
     var pc = new RTCPeerConnection({ iceServers: iceServers() });
-    var link = { pc: pc, dc: null, open: false, queue: [] };
+    var link = { pc: pc, dc: null, open: false, queue: [], made: Date.now(), heard: 0 };
     links[id] = link;
     pc.onicecandidate = function (e) {
       if (e.candidate && onCandidate) onCandidate(e.candidate.toJSON());
@@ -157,6 +190,7 @@
     dc.onopen = function () {
       if (links[id] !== link) return;
       link.open = true;
+      link.heard = Date.now();
       everOpen = true;
       log("open", id);
       refresh();
@@ -164,6 +198,9 @@
     };
     dc.onmessage = function (e) {
       if (links[id] !== link || typeof e.data !== "string") return;
+      var wasLive = anyLive();
+      link.heard = Date.now();
+      if (!wasLive) refresh();
       stats.messagesIn += 1;
       stats.bytesIn += new Blob([e.data]).size;
       var waiting = pings;
@@ -219,11 +256,11 @@
   var relayPeers = [];
 
   function openRelay() {
-    if (ws || !info || !info.room || !info.connect) return;
+    if (ws || stopped || !info || !info.room || !info.connect) return;
     var sock;
     try { sock = new WebSocket(relayUrl()); } catch (e) { return; }
     ws = sock;
-    sock.onopen = function () { backoff = 1000; };
+    sock.onopen = function () { backoff = 1000; stats.relayOpens += 1; };
     sock.onmessage = function (e) {
       var m;
       try { m = JSON.parse(e.data); } catch (err) { return; }
@@ -231,7 +268,9 @@
     };
     sock.onclose = function () {
       if (ws === sock) ws = null;
+      stats.relayCloses += 1;
       relayPeers = [];
+      if (stopped) return;
       setTimeout(openRelay, backoff);
       backoff = Math.min(backoff * 2, 15000);
     };
@@ -241,18 +280,80 @@
     if (ws && ws.readyState === 1) ws.send(JSON.stringify({ to: to, data: data }));
   }
 
+  function helloText(role, id) { return "hello|" + role + "|" + id; }
+
   function helloAll() {
-    relayPeers.forEach(function (p) { signal(p, { kind: "hello", role: info.role }); });
+    if (!myId || stopped) return;
+    lastHello = Date.now();
+    mac(helloText(info.role, myId)).then(function (m) {
+      relayPeers.forEach(function (p) {
+        signal(p, { kind: "hello", role: info.role, mac: m });
+      });
+    });
+  }
+
+  function sayHello(to) {
+    mac(helloText(info.role, myId)).then(function (m) {
+      signal(to, { kind: "hello", role: info.role, mac: m });
+    });
+  }
+
+  function pendingCount() {
+    var n = 0;
+    for (var id in links) if (!links[id].open && id.indexOf("manual") !== 0) n += 1;
+    return n;
+  }
+
+  // The host closes offers nobody answered in time (someone left half way, or never came).
+  function closeStale() {
+    var now = Date.now();
+    Object.keys(links).forEach(function (id) {
+      var link = links[id];
+      if (!link.open && id.indexOf("manual") !== 0 && now - link.made > PENDING_MS) {
+        log("offer not answered in time: closed", id);
+        closeLink(id, true);
+      }
+    });
+  }
+
+  // A hello counts only with the link's key, bound to the sender's own relay id (the
+  // relay names the sender; a hello copied to another connection does not verify).
+  function onHello(from, d) {
+    if (refused[from] || typeof d.mac !== "string") {
+      if (!refused[from]) stats.hellosRefused += 1;
+      refused[from] = true;
+      return;
+    }
+    mac(helloText(d.role, from)).then(function (m) {
+      if (m !== d.mac) {
+        refused[from] = true;
+        stats.hellosRefused += 1;
+        log("a hello without the link's key", from);
+        return;
+      }
+      if (info.role === "host" && d.role === "guest") {
+        var link = links[from];
+        if (link && (link.open || Date.now() - link.made < PENDING_MS)) return;  // in hand
+        closeStale();
+        if (pendingCount() >= MAX_PENDING) { log("too many offers waiting: hello ignored"); return; }
+        makeOffer(from);
+      } else if (info.role === "guest" && d.role === "host" && !anyOpen()) {
+        sayHello(from);
+      }
+    });
   }
 
   function onRelay(m) {
     if (m.type === "welcome") {
+      myId = m.id || "";
+      refused = {};
       relayPeers = (m.peers || []).slice();
       if (info.role === "host" || !anyOpen()) helloAll();
     } else if (m.type === "join") {
       relayPeers.push(m.id);
     } else if (m.type === "leave") {
       relayPeers = relayPeers.filter(function (p) { return p !== m.id; });
+      delete refused[m.id];
     } else if (m.type === "signal" && m.data) {
       onSignal(m.from, m.data);
     } else if (m.type === "error") {
@@ -262,10 +363,7 @@
 
   function onSignal(from, d) {
     if (d.kind === "hello") {
-      if (info.role === "host" && d.role === "guest") makeOffer(from);
-      else if (info.role === "guest" && d.role === "host" && !anyOpen()) {
-        signal(from, { kind: "hello", role: "guest" });
-      }
+      onHello(from, d);
     } else if (d.kind === "offer" && info.role === "guest" && typeof d.sdp === "string") {
       mac(d.sdp).then(function (m) {
         if (m !== d.mac) { log("an offer without the link's key: ignored"); return; }
@@ -286,6 +384,7 @@
   }
 
   function makeOffer(to) {
+    stats.offersMade += 1;
     var link = newLink(to, function (c) { signal(to, { kind: "candidate", candidate: c }); });
     wire(to, link, link.pc.createDataChannel("pygames", { ordered: true }));
     link.pc.createOffer().then(function (offer) {
@@ -377,6 +476,15 @@
     }).catch(function () { return {}; }).then(function (s) { settings = s || {}; });
   }
 
+  // Give the seat up for good on this page: another tab or browser holds it now.
+  function stop() {
+    if (stopped) return;
+    stopped = true;
+    Object.keys(links).forEach(function (id) { closeLink(id, true); });
+    if (ws) { try { ws.close(); } catch (e) { /* closed */ } ws = null; }
+    if (ticker) { clearInterval(ticker); ticker = null; }
+  }
+
   function begin() {
     since = Date.now();
     loadSettings().then(function () {
@@ -387,7 +495,10 @@
       ticker = setInterval(function () {
         refresh();
         if (anyOpen()) call("tick", "", "");
-      }, 5000);
+        if (info.role === "host") closeStale();
+        else if (!anyOpen() && ws && ws.readyState === 1 && relayPeers.length &&
+                 Date.now() - lastHello > HELLO_EVERY) helloAll();
+      }, 1000);
     }
   }
 
@@ -416,6 +527,11 @@
       var first = info === null;
       info = peerInfo;
       if (first) refresh();
+      if (started && !info.connect) { stop(); return; }
+      // Connections whose seat another browser took over: told by the session, then closed.
+      (info.drop || []).forEach(function (id) {
+        setTimeout(function () { if (links[id]) closeLink(id, true); }, 1000);
+      });
       start();
     },
     send: function (sends) {
