@@ -32,25 +32,51 @@ Server to client:
 - ``{"type": "error", "code": CODE, "message": "plain English"}``: the message you just
   sent was refused and not forwarded; the connection stays open unless said below.
 
-Client to server: ``{"to": ID, "data": {"kind": KIND, ...}}``, forwarded unchanged as a
-``signal`` to peer ``ID`` of the same room. ``KIND`` is one of ``hello``, ``offer``,
-``answer``, ``candidate``, ``bye``; other keys of ``data`` are up to the clients.
+Client to server: ``{"to": ID, "data": DATA}``, forwarded unchanged as a ``signal`` to peer
+``ID`` of the same room. ``DATA`` has one of these shapes (what web/peer.js sends) and no
+other key; "hex" is 64 lowercase hex digits, sizes are bytes of UTF-8:
+
+================ =========================================================================
+``hello``        ``{"kind": "hello", "role": "host" or "guest"}``, optionally with ``"mac"``
+                 (hex) and ``"nonce"`` (8 to 64 characters from ``A-Z a-z 0-9 _ - .``)
+``offer``        ``{"kind": "offer", "sdp": a string, "mac": hex}``; ``sdp`` at most
+                 ``max_sdp`` bytes
+``answer``       ``{"kind": "answer", "sdp": a string, "mac": hex}``; the same
+``candidate``    ``{"kind": "candidate", "candidate": {"candidate": a string of at most
+                 max_candidate bytes, "sdpMid": a string of at most 64 bytes or null,
+                 "sdpMLineIndex": an integer from 0 to 65535 or null, "usernameFragment": a
+                 string of at most 256 bytes or null}}``; the inner keys other than
+                 ``candidate`` may be left out
+``bye``          ``{"kind": "bye"}``
+================ =========================================================================
 
 Error codes:
 
-============== ================================================================
-``not_json``   the text frame is not JSON (NaN and Infinity are not JSON either)
-``malformed``  not an object with a string ``to`` and an object ``data``; a binary frame
-``not_signaling`` ``data.kind`` is not one of the five kinds above
-``no_such_peer``  ``to`` is not another peer of this room (now)
-``too_big``    the frame is over ``max_message`` bytes; then closed with 1009
-``rate``       over ``rate`` messages in ``rate_window`` s: dropped; over twice that, the
-               connection is closed with 1008
-``room_full``  the room has ``peers_per_room`` peers already; closed with 1008
-``too_many_rooms`` the relay holds ``max_rooms`` rooms; closed with 1013 (try later)
-``idle``       nothing sent for ``idle`` s; closed with 1000 (reconnect when needed)
-``origin``     HTTP 403 before the upgrade (see below), not a WebSocket message
-============== ================================================================
+======================== ===============================================================
+``not_json``             the text frame is not JSON (NaN and Infinity are not JSON either)
+``malformed``            not an object with a string ``to`` and an object ``data``; a
+                         binary frame; ``data`` not of its kind's shape above (a key
+                         missing, extra or of the wrong type; a string that is not valid
+                         Unicode, such as a lone surrogate)
+``not_signaling``        ``data.kind`` is not one of the five kinds above
+``too_big``              an ``sdp`` over ``max_sdp`` or a ``candidate`` string over
+                         ``max_candidate`` bytes (refused, the connection stays open); the
+                         whole frame over ``max_message`` bytes: then closed with 1009
+``no_such_peer``         ``to`` is not another peer of this room (now)
+``rate``                 over ``rate`` messages in ``rate_window`` s on this connection, or
+                         over ``client_rate`` from this client address: dropped; over twice
+                         ``rate`` on this connection, the connection is closed with 1008
+``room_full``            the room has ``peers_per_room`` peers already; closed with 1008
+``too_many_rooms``       the relay holds ``max_rooms`` rooms, or ``rooms_per_client`` of
+                         them were created from your address (the message says which);
+                         closed with 1013 (try later)
+``too_many_connections`` your address has ``connections_per_client`` connections open
+                         already; closed with 1013 (try later)
+``idle``                 none of your messages was forwarded for ``idle`` s (refused ones,
+                         binary frames and pongs do not count); closed with 1000 (reconnect
+                         when needed)
+``origin``               HTTP 403 before the upgrade (see below), not a WebSocket message
+======================== ===============================================================
 
 A close frame's reason is the code name (``too_big``, ``rate``...). When the server stops,
 connections are closed with 1001. Connections that stop answering WebSocket pings
@@ -58,8 +84,21 @@ connections are closed with 1001. Connections that stop answering WebSocket ping
 that 256 messages wait for it (1013 is not sent, the socket is cut).
 
 Limits (:class:`Limits`, defaults): ``max_message`` 16384 bytes of UTF-8 per text frame;
-``rate`` 60 messages per ``rate_window`` 10 s per connection (every frame counts, refused
-ones too); ``peers_per_room`` 8; ``max_rooms`` 1000; ``idle`` 600 s; ``heartbeat`` 30 s.
+``max_sdp`` 8192 bytes per ``sdp``; ``max_candidate`` 1024 bytes per ``candidate`` string;
+``rate`` 60 messages per ``rate_window`` 10 s per connection and ``client_rate`` 400 per
+``rate_window`` per client address, all its connections together (every frame counts,
+refused ones too); ``peers_per_room`` 8; ``max_rooms`` 1000 rooms in all and
+``rooms_per_client`` 20 per client address (a room counts for the address that created
+it, i.e. entered it first, until its last peer leaves; joining a room does not count);
+``connections_per_client`` 40 open connections per client address; ``idle`` 600 s;
+``heartbeat`` 30 s. The limits count what a connection sends, never what it is sent: a
+peer is not closed because others signal it a lot (only if it does not read them, above).
+
+Client address: the per-client limits count by the IP address the TCP connection comes
+from (aiohttp's ``request.remote``); no header is trusted. Known limits: behind a reverse
+proxy every client has the proxy's address, so all of them share one address's limits;
+and one IPv6 host may use many addresses. (``make_app(client_key=...)`` replaces the
+function from request to client address; the tests use it.)
 
 Origin rule: a WebSocket upgrade whose ``Origin`` header is present and is not the
 server's own origin (the scheme of the request plus the host and port of its ``Host``
@@ -84,6 +123,7 @@ import signal
 import sys
 import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -119,6 +159,12 @@ CACHED_PREFIXES = ("/pyodide/", "/pyscript/", "/wheels/")
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 KINDS = frozenset({"hello", "offer", "answer", "candidate", "bye"})
 OUTBOX = 256  # messages waiting for one slow reader before it is cut off
+HEX_MAC = re.compile(r"[0-9a-f]{64}")
+NONCE = re.compile(r"[A-Za-z0-9_.-]{8,64}")
+ROLES = ("host", "guest")
+HELLO_KEYS = frozenset({"kind", "role", "mac", "nonce"})
+SDP_KEYS = frozenset({"kind", "sdp", "mac"})
+CANDIDATE_KEYS = frozenset({"candidate", "sdpMid", "sdpMLineIndex", "usernameFragment"})
 
 
 @dataclass(frozen=True)
@@ -130,8 +176,13 @@ class Limits:
     rate_window: float = 10.0  # seconds
     peers_per_room: int = 8
     max_rooms: int = 1000
-    idle: float = 600.0  # seconds without a message from the client
+    idle: float = 600.0  # seconds without a forwarded message from the client
     heartbeat: float = 30.0  # seconds between WebSocket pings
+    rooms_per_client: int = 20  # rooms held that were created from one client address
+    connections_per_client: int = 40  # open connections from one client address
+    client_rate: int = 400  # messages per rate_window from one address, all connections
+    max_sdp: int = 8192  # bytes of the sdp of an offer or answer
+    max_candidate: int = 1024  # bytes of the candidate string of a candidate
 
 
 DEFAULT_LIMITS = Limits()
@@ -264,12 +315,37 @@ class Peer:
             await asyncio.wait_for(self.writer, timeout)  # cancels the writer on timeout
 
 
-class Relay:
-    """Rooms of peers and the forwarding between them. Lives on one event loop."""
+def client_address(request: web.Request) -> str:
+    """The default client key: the IP address the connection comes from (never a header)."""
+    return request.remote or ""
 
-    def __init__(self, limits: Limits) -> None:
+
+class _Client:
+    """What one client address holds: open connections, rooms it created, recent messages."""
+
+    __slots__ = ("connections", "rooms", "received")
+
+    def __init__(self) -> None:
+        self.connections = 0
+        self.rooms = 0
+        self.received: deque[float] = deque()
+
+
+class Relay:
+    """Rooms of peers and the forwarding between them. Lives on one event loop.
+
+    ``client_key`` maps a request to its client address, the key of the per-client
+    limits (default :func:`client_address`).
+    """
+
+    def __init__(
+        self, limits: Limits, client_key: Callable[[web.Request], str] | None = None
+    ) -> None:
         self.limits = limits
+        self.client_key = client_key or client_address
         self.rooms: dict[str, dict[str, Peer]] = {}
+        self.creators: dict[str, str] = {}  # room id -> the client address that created it
+        self.clients: dict[str, _Client] = {}  # only addresses with connections or rooms
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
         room_id = request.match_info["room"]
@@ -296,19 +372,51 @@ class Relay:
                 text=_error("malformed", "This address is a WebSocket (the link-play relay)."),
                 content_type="application/json",
             )
-        await ws.prepare(request)
+        key = self.client_key(request) or ""
+        client = self.clients.setdefault(key, _Client())
+        client.connections += 1  # refused connections count too, until they are closed
+        try:
+            await ws.prepare(request)
+            await self._serve(request, ws, room_id, key, client)
+        finally:
+            client.connections -= 1
+            self._forget(key)
+        return ws
 
+    async def _serve(
+        self,
+        request: web.Request,
+        ws: web.WebSocketResponse,
+        room_id: str,
+        key: str,
+        client: _Client,
+    ) -> None:
+        limits = self.limits
         peer = Peer(self._new_id(room_id), ws, request)
         peer.writer = asyncio.create_task(peer.write_loop())
         room = self.rooms.get(room_id)
         code, reason = WSCloseCode.OK, ""
         joined = False
         try:
+            if client.connections > limits.connections_per_client:
+                raise _Closing(
+                    WSCloseCode.TRY_AGAIN_LATER,
+                    "too_many_connections",
+                    f"There are {limits.connections_per_client} connections from your address "
+                    "open already; close one or try again later.",
+                )
             if room is None and len(self.rooms) >= limits.max_rooms:
                 raise _Closing(
                     WSCloseCode.TRY_AGAIN_LATER,
                     "too_many_rooms",
                     "The relay holds as many rooms as it can; try again later.",
+                )
+            if room is None and client.rooms >= limits.rooms_per_client:
+                raise _Closing(
+                    WSCloseCode.TRY_AGAIN_LATER,
+                    "too_many_rooms",
+                    f"{limits.rooms_per_client} rooms of the relay were created from your "
+                    "address; leave one or try again later.",
                 )
             if room is not None and len(room) >= limits.peers_per_room:
                 raise _Closing(
@@ -316,7 +424,10 @@ class Relay:
                     "room_full",
                     f"This room already has {limits.peers_per_room} peers.",
                 )
-            room = self.rooms.setdefault(room_id, {})
+            if room is None:
+                room = self.rooms[room_id] = {}
+                self.creators[room_id] = key
+                client.rooms += 1
             others = list(room.values())
             room[peer.id] = peer
             joined = True
@@ -325,7 +436,7 @@ class Relay:
             join = _dumps({"type": "join", "id": peer.id})
             for other in others:
                 other.send(join)
-            await self._read_loop(peer, room)
+            await self._read_loop(peer, room, client)
         except _Closing as closing:
             code, reason = closing.code, closing.reason
             if closing.message:
@@ -336,13 +447,18 @@ class Relay:
             await peer.flush()
             if not ws.closed:
                 await ws.close(code=code, message=reason.encode())
-        return ws
 
     def _new_id(self, room_id: str) -> str:
         room = self.rooms.get(room_id, {})
         while (peer_id := secrets.token_urlsafe(9)) in room:
             pass
         return peer_id
+
+    def _forget(self, key: str) -> None:
+        """Drop a client address that holds nothing any more."""
+        client = self.clients.get(key)
+        if client is not None and client.connections <= 0 and client.rooms <= 0:
+            del self.clients[key]
 
     def _leave(self, room_id: str, peer: Peer) -> None:
         room = self.rooms.get(room_id)
@@ -351,12 +467,15 @@ class Relay:
         del room[peer.id]
         if not room:
             del self.rooms[room_id]
+            creator = self.creators.pop(room_id)
+            self.clients[creator].rooms -= 1
+            self._forget(creator)
             return
         leave = _dumps({"type": "leave", "id": peer.id})
         for other in room.values():
             other.send(leave)
 
-    async def _read_loop(self, peer: Peer, room: dict[str, Peer]) -> None:
+    async def _read_loop(self, peer: Peer, room: dict[str, Peer], client: _Client) -> None:
         limits = self.limits
         loop = asyncio.get_running_loop()
         deadline = loop.time() + limits.idle
@@ -369,47 +488,58 @@ class Relay:
                 raise _Closing(
                     WSCloseCode.OK,
                     "idle",
-                    f"Nothing was sent for {limits.idle:g} s: the relay closes idle "
+                    f"Nothing was signaled for {limits.idle:g} s: the relay closes idle "
                     "connections. Reconnect when you need it again.",
                 ) from None
             if msg.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
                 return  # closed, closing or broken
             now = loop.time()
-            deadline = now + limits.idle
             if msg.type is WSMsgType.TEXT and len(msg.data.encode()) > limits.max_message:
                 raise _Closing(
                     WSCloseCode.MESSAGE_TOO_BIG,
                     "too_big",
                     f"A message may be at most {limits.max_message} bytes.",
                 )
-            if self._over_rate(peer, now):
+            if self._over_rate(peer, client, now):
                 continue
             if msg.type is WSMsgType.BINARY:
                 peer.send(_error("malformed", "Send JSON in text frames, not binary ones."))
                 continue
-            self._forward(peer, room, msg.data)
+            if self._forward(peer, room, msg.data):
+                deadline = now + limits.idle  # only signaling that got through counts
 
-    def _over_rate(self, peer: Peer, now: float) -> bool:
+    def _over_rate(self, peer: Peer, client: _Client, now: float) -> bool:
         """Count one message; True if it is to be dropped (raises if it is far over)."""
         limits = self.limits
-        received = peer.received
-        received.append(now)
-        while received and received[0] <= now - limits.rate_window:
-            received.popleft()
-        if len(received) <= limits.rate:
-            return False
-        text = f"At most {limits.rate} messages every {limits.rate_window:g} s."
-        if len(received) > 2 * limits.rate:
-            raise _Closing(WSCloseCode.POLICY_VIOLATION, "rate", text + " Closing.")
-        peer.send(_error("rate", text + " This one was dropped."))
-        return True
+        since = now - limits.rate_window
+        for received in (peer.received, client.received):
+            received.append(now)
+            while received and received[0] <= since:
+                received.popleft()
+        if len(peer.received) > limits.rate:
+            text = f"At most {limits.rate} messages every {limits.rate_window:g} s."
+            if len(peer.received) > 2 * limits.rate:
+                raise _Closing(WSCloseCode.POLICY_VIOLATION, "rate", text + " Closing.")
+            peer.send(_error("rate", text + " This one was dropped."))
+            return True
+        if len(client.received) > limits.client_rate:
+            peer.send(
+                _error(
+                    "rate",
+                    f"At most {limits.client_rate} messages every {limits.rate_window:g} s "
+                    "from your address, all its connections together. This one was dropped.",
+                )
+            )
+            return True
+        return False
 
-    def _forward(self, peer: Peer, room: dict[str, Peer], text: str) -> None:
+    def _forward(self, peer: Peer, room: dict[str, Peer], text: str) -> bool:
+        """Forward one text frame to its target; False if it was refused (with an error)."""
         try:
             message = json.loads(text, parse_constant=_not_json)
         except (ValueError, RecursionError):
             peer.send(_error("not_json", "That message is not JSON."))
-            return
+            return False
         if not (
             isinstance(message, dict)
             and isinstance(message.get("to"), str)
@@ -421,7 +551,7 @@ class Relay:
                     'A message is a JSON object {"to": a peer id, "data": {"kind": ...}}.',
                 )
             )
-            return
+            return False
         data = message["data"]
         kind = data.get("kind")
         if not isinstance(kind, str) or kind not in KINDS:
@@ -433,17 +563,18 @@ class Relay:
                     + ".",
                 )
             )
-            return
+            return False
+        refused = _payload_error(data, self.limits)
+        if refused is not None:
+            peer.send(_error(*refused))
+            return False
         target = room.get(message["to"])
         if target is None or target is peer:
             peer.send(_error("no_such_peer", "There is no other peer with that id in this room."))
-            return
-        try:
-            forwarded = _dumps({"type": "signal", "from": peer.id, "data": data})
-        except (ValueError, RecursionError):
-            peer.send(_error("not_json", "That message is nested too deeply."))
-            return
-        target.send(forwarded)
+            return False
+        # Serializable and valid UTF-8: every value was checked by _payload_error.
+        target.send(_dumps({"type": "signal", "from": peer.id, "data": data}))
+        return True
 
     async def close_all(self, _app: web.Application | None = None) -> None:
         """Close every connection with 1001 (the server is going away)."""
@@ -458,18 +589,99 @@ def _not_json(constant: str) -> None:
     raise ValueError(f"{constant} is not JSON")
 
 
+def _size(value: object) -> int | None:
+    """Bytes of UTF-8 of a string; None if it is not a string or not Unicode text."""
+    if not isinstance(value, str):
+        return None
+    try:
+        return len(value.encode())
+    except UnicodeEncodeError:  # a lone surrogate ("\\ud800" in the JSON)
+        return None
+
+
+def _matches(pattern: re.Pattern[str], value: object) -> bool:
+    return isinstance(value, str) and pattern.fullmatch(value) is not None
+
+
+def _short_or_null(value: object, most: int) -> bool:
+    return value is None or ((size := _size(value)) is not None and size <= most)
+
+
+_SHAPES = {
+    "hello": 'A hello is {"kind": "hello", "role": "host" or "guest"}, optionally with "mac" '
+    '(64 lowercase hex digits) and "nonce" (8 to 64 of A-Z a-z 0-9 _ - .), nothing else.',
+    "offer": 'An offer is {"kind": "offer", "sdp": a string, "mac": 64 lowercase hex '
+    "digits}, nothing else.",
+    "answer": 'An answer is {"kind": "answer", "sdp": a string, "mac": 64 lowercase hex '
+    "digits}, nothing else.",
+    "candidate": 'A candidate is {"kind": "candidate", "candidate": {"candidate": a string, '
+    '"sdpMid": a string of at most 64 bytes or null, "sdpMLineIndex": 0 to 65535 or null, '
+    '"usernameFragment": a string of at most 256 bytes or null}}; the inner keys but '
+    '"candidate" may be left out; nothing else.',
+    "bye": 'A bye is {"kind": "bye"}, nothing else.',
+}
+
+
+def _payload_error(data: dict, limits: Limits) -> tuple[str, str] | None:
+    """Why ``data`` (of a known kind) may not be forwarded: (code, message), or None."""
+    kind = data["kind"]
+    size, most, what = None, 0, ""
+    if kind == "hello":
+        ok = (
+            data.keys() <= HELLO_KEYS
+            and isinstance(data.get("role"), str)
+            and data["role"] in ROLES
+            and ("mac" not in data or _matches(HEX_MAC, data["mac"]))
+            and ("nonce" not in data or _matches(NONCE, data["nonce"]))
+        )
+    elif kind in ("offer", "answer"):
+        size, most, what = _size(data.get("sdp")), limits.max_sdp, "An sdp"
+        ok = data.keys() == SDP_KEYS and size is not None and _matches(HEX_MAC, data["mac"])
+    elif kind == "candidate":
+        inner = data.get("candidate")
+        ok = data.keys() == {"kind", "candidate"} and isinstance(inner, dict)
+        if ok:
+            index = inner.get("sdpMLineIndex")
+            size, most, what = _size(inner.get("candidate")), limits.max_candidate, "A candidate"
+            ok = (
+                inner.keys() <= CANDIDATE_KEYS
+                and size is not None
+                and _short_or_null(inner.get("sdpMid"), 64)
+                and (
+                    index is None
+                    or (type(index) is int and 0 <= index <= 65535)  # not a bool, nor a float
+                )
+                and _short_or_null(inner.get("usernameFragment"), 256)
+            )
+    else:  # bye
+        ok = data.keys() == {"kind"}
+    if not ok:
+        return "malformed", _SHAPES[kind]
+    if size is not None and size > most:
+        return "too_big", f"{what} may be at most {most} bytes; this message was not forwarded."
+    return None
+
+
 # --------------------------------------------------------------------------- the app
 
 RELAY = web.AppKey("relay", Relay)
 
 
 def make_app(
-    directory: Path | str = DIST, *, limits: Limits = DEFAULT_LIMITS, log_errors: bool = True
+    directory: Path | str = DIST,
+    *,
+    limits: Limits = DEFAULT_LIMITS,
+    log_errors: bool = True,
+    client_key: Callable[[web.Request], str] | None = None,
 ) -> web.Application:
-    """The application: the relay at /relay/{room}, static files of ``directory`` elsewhere."""
+    """The application: the relay at /relay/{room}, static files of ``directory`` elsewhere.
+
+    ``client_key(request)`` gives the client address the relay's per-client limits count
+    by (default :func:`client_address`, the connection's IP address).
+    """
     root = Path(directory).resolve()
     app = web.Application()
-    relay = Relay(limits)
+    relay = Relay(limits, client_key)
     app[RELAY] = relay
     app.router.add_get("/relay/{room}", relay.handle, allow_head=False)
     app.router.add_get("/{tail:.*}", _static_handler(root))

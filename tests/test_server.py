@@ -1,12 +1,14 @@
 """server.py in CPython (no browser): static files of dist/ and the link-play signaling relay.
 
-Every test starts its own server (``start_server_thread``, a few milliseconds) on a small
-directory of its own, or with small ``Limits`` so each limit is reached at once.
+Every test starts its own server (``start_server_thread``, a few milliseconds; or
+``make_app`` with a test-only ``client_key`` in a ``ServerThread``) on a small directory of
+its own, or with small ``Limits`` so each limit is reached at once.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.client
 import json
 import time
@@ -26,6 +28,22 @@ from server import RELAY, Limits  # noqa: E402
 ROOM = "room-0001"
 OTHER_ROOM = "room-0002"
 WAIT = 3.0  # seconds any single message may take to arrive
+MAC = "0123456789abcdef" * 4  # the shape of an HMAC-SHA256 in hex
+VALID = {  # one message of each kind, of the shapes web/peer.js sends
+    "hello": {"kind": "hello", "role": "guest", "mac": MAC, "nonce": "n0nce.-_"},
+    "offer": {"kind": "offer", "sdp": "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\n…", "mac": MAC},
+    "answer": {"kind": "answer", "sdp": "v=0\r\n", "mac": MAC},
+    "candidate": {
+        "kind": "candidate",
+        "candidate": {
+            "candidate": "candidate:1 1 udp 2122260223 192.168.1.2 54321 typ host",
+            "sdpMid": "0",
+            "sdpMLineIndex": 0,
+            "usernameFragment": "abcd",
+        },
+    },
+    "bye": {"kind": "bye"},
+}
 
 
 # --------------------------------------------------------------------------- helpers
@@ -58,11 +76,28 @@ def site(tmp_path_factory):
     return root
 
 
+def by_test_header(request) -> str:
+    """A client key for tests only: every test client is 127.0.0.1, this one reads a header."""
+    return request.headers.get("X-Test-Client", request.remote)
+
+
+def as_client(name: str) -> dict:
+    return {"headers": {"X-Test-Client": name}}
+
+
 @contextmanager
-def serving(directory, log_errors=False, **limits):
-    srv, url = server.start_server_thread(
-        0, directory, log_errors=log_errors, limits=Limits(**limits)
-    )
+def serving(directory, log_errors=False, client_key=None, **limits):
+    if client_key is None:  # as build.py starts it
+        srv, url = server.start_server_thread(
+            0, directory, log_errors=log_errors, limits=Limits(**limits)
+        )
+    else:
+        app = server.make_app(
+            directory, limits=Limits(**limits), log_errors=log_errors, client_key=client_key
+        )
+        srv = server.ServerThread(app, "127.0.0.1", 0)
+        srv.start()
+        url = srv.url
     try:
         yield srv, url
     finally:
@@ -131,6 +166,23 @@ async def nothing_more(ws, wait: float = 0.15) -> None:
         pytest.fail(f"unexpected message {msg}")
 
 
+async def until(condition, what: str) -> None:
+    """Wait (at most WAIT s) for the relay, in the server's thread, to get where expected."""
+    for _ in range(int(WAIT / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    pytest.fail(f"the relay never got to: {what}")
+
+
+async def refused(session, url, room: str = ROOM, **kw) -> tuple[dict, tuple[int, str]]:
+    """Connect to a relay that refuses: its error message and its close (code, reason)."""
+    ws = await session.ws_connect(relay_url(url, room), **kw)
+    error = await recv(ws)
+    assert error["type"] == "error"
+    return error, await recv_close(ws)
+
+
 async def connect(session, url, room: str = ROOM, **kw):
     ws = await session.ws_connect(relay_url(url, room), **kw)
     welcome = await recv(ws)
@@ -139,7 +191,7 @@ async def connect(session, url, room: str = ROOM, **kw):
 
 
 def offer(to: str, sdp: str = "v=0") -> dict:
-    return {"to": to, "data": {"kind": "offer", "sdp": sdp}}
+    return {"to": to, "data": {"kind": "offer", "sdp": sdp, "mac": MAC}}
 
 
 # --------------------------------------------------------------------------- static files
@@ -280,15 +332,14 @@ def test_welcome_join_signal_leave(site):
             assert await recv(b) == {"type": "join", "id": wc["id"]}
             assert len({wa["id"], wb["id"], wc["id"]}) == 3
 
-            data = {"kind": "offer", "sdp": "v=0\r\n…", "extra": [1, {"x": None}]}
-            await b.send_json({"to": wa["id"], "data": data})
-            assert await recv(a) == {"type": "signal", "from": wb["id"], "data": data}
+            await b.send_json({"to": wa["id"], "data": VALID["offer"]})
+            assert await recv(a) == {"type": "signal", "from": wb["id"], "data": VALID["offer"]}
             for kind in ("hello", "answer", "candidate", "bye"):
-                await a.send_json({"to": wc["id"], "data": {"kind": kind}})
+                await a.send_json({"to": wc["id"], "data": VALID[kind]})
                 assert await recv(c) == {
                     "type": "signal",
                     "from": wa["id"],
-                    "data": {"kind": kind},
+                    "data": VALID[kind],
                 }
             await nothing_more(b)  # a signal goes to its target only
 
@@ -334,8 +385,9 @@ BAD_FRAMES = [
     ('{"to": "@A", "data": {"kind": "move", "action": "CB"}}', "not_signaling"),
     ('{"to": "@A", "data": {}}', "not_signaling"),
     ('{"to": "@A", "data": {"kind": ["offer"]}}', "not_signaling"),
-    ('{"to": "nobody-here", "data": {"kind": "offer"}}', "no_such_peer"),
-    ('{"to": "@B", "data": {"kind": "offer"}}', "no_such_peer"),  # to oneself
+    ('{"to": "@A", "data": {"kind": "offer"}}', "malformed"),  # no sdp, no mac
+    ('{"to": "nobody-here", "data": {"kind": "bye"}}', "no_such_peer"),
+    ('{"to": "@B", "data": {"kind": "bye"}}', "no_such_peer"),  # to oneself
     (b"\x00binary", "malformed"),
 ]
 
@@ -360,13 +412,122 @@ def test_each_bad_message_gets_its_error_and_the_connection_stays_open(site):
                 assert await recv(a) == {
                     "type": "signal",
                     "from": wb["id"],
-                    "data": {"kind": "offer", "sdp": "still here"},
+                    "data": {"kind": "offer", "sdp": "still here", "mac": MAC},
                 }
             await nothing_more(a)
             await a.close()
             await b.close()
 
     with serving(site, rate=1000) as (_srv, url):
+        run(scenario(url))
+
+
+def candidate(**inner) -> dict:
+    return {"kind": "candidate", "candidate": inner}
+
+
+# With max_sdp=100 and max_candidate=50 (see test_bad_payloads_are_refused_and_not_forwarded).
+BAD_PAYLOADS = [
+    ({"kind": "hello"}, "malformed"),
+    ({"kind": "hello", "role": "spectator"}, "malformed"),
+    ({"kind": "hello", "role": ["host"]}, "malformed"),
+    ({"kind": "hello", "role": "host", "game": "kiriai"}, "malformed"),
+    ({"kind": "hello", "role": "host", "mac": MAC.upper()}, "malformed"),
+    ({"kind": "hello", "role": "host", "mac": MAC[:-1]}, "malformed"),
+    ({"kind": "hello", "role": "host", "mac": None}, "malformed"),
+    ({"kind": "hello", "role": "host", "nonce": "short"}, "malformed"),
+    ({"kind": "hello", "role": "host", "nonce": "n" * 65}, "malformed"),
+    ({"kind": "hello", "role": "host", "nonce": "with space"}, "malformed"),
+    ({"kind": "hello", "role": "host", "nonce": "ünïcödé-nonce"}, "malformed"),
+    ({"kind": "hello", "role": "host", "nonce": 12345678}, "malformed"),
+    ({"kind": "offer", "sdp": "v=0"}, "malformed"),  # no mac
+    ({"kind": "offer", "mac": MAC}, "malformed"),
+    ({"kind": "offer", "sdp": 0, "mac": MAC}, "malformed"),
+    ({"kind": "offer", "sdp": "v=0", "mac": MAC, "type": "offer"}, "malformed"),
+    ({"kind": "offer", "sdp": "\ud800", "mac": MAC}, "malformed"),  # not Unicode text
+    ({"kind": "offer", "sdp": "x" * 101, "mac": MAC}, "too_big"),
+    ({"kind": "offer", "sdp": "é" * 51, "mac": MAC}, "too_big"),  # 51 characters, 102 bytes
+    ({"kind": "answer", "sdp": "v=0", "mac": None}, "malformed"),
+    ({"kind": "answer", "sdp": "x" * 101, "mac": MAC}, "too_big"),
+    ({"kind": "candidate"}, "malformed"),
+    ({"kind": "candidate", "candidate": "candidate:1 1 udp"}, "malformed"),
+    ({**VALID["candidate"], "sdpMid": "0"}, "malformed"),  # beside, not inside
+    (candidate(), "malformed"),
+    (candidate(candidate=None), "malformed"),
+    (candidate(candidate="c", sdpMid=0), "malformed"),
+    (candidate(candidate="c", sdpMid="m" * 65), "malformed"),
+    (candidate(candidate="c", sdpMLineIndex=-1), "malformed"),
+    (candidate(candidate="c", sdpMLineIndex=65536), "malformed"),
+    (candidate(candidate="c", sdpMLineIndex=True), "malformed"),
+    (candidate(candidate="c", sdpMLineIndex=0.0), "malformed"),
+    (candidate(candidate="c", sdpMLineIndex="0"), "malformed"),
+    (candidate(candidate="c", usernameFragment="u" * 257), "malformed"),
+    (candidate(candidate="c", usernameFragment=["u"]), "malformed"),
+    (candidate(candidate="c", relayProtocol="udp"), "malformed"),
+    (candidate(candidate="c" * 51), "too_big"),
+    (candidate(candidate="\udfff"), "malformed"),
+    ({"kind": "bye", "reason": "done"}, "malformed"),
+]
+
+
+def test_bad_payloads_are_refused_and_not_forwarded(site):
+    async def scenario(url):
+        async with aiohttp.ClientSession() as s:
+            a, wa = await connect(s, url)
+            b, wb = await connect(s, url)
+            await recv(a)  # join
+            for data, code in BAD_PAYLOADS:
+                await b.send_json({"to": wa["id"], "data": data})
+                error = await recv(b)
+                assert (error["type"], error["code"]) == ("error", code), data
+                assert error["message"], data
+                # b is still open (a too_big payload, unlike a too_big frame, does not close
+                # it), and the next thing a gets is this bye: the bad one never reached it.
+                await b.send_json({"to": wa["id"], "data": VALID["bye"]})
+                assert await recv(a) == {
+                    "type": "signal",
+                    "from": wb["id"],
+                    "data": VALID["bye"],
+                }, data
+            await nothing_more(a)
+            await a.close()
+            await b.close()
+
+    limits = {"max_sdp": 100, "max_candidate": 50, "rate": 1000, "client_rate": 2000}
+    with serving(site, **limits) as (_srv, url):
+        run(scenario(url))
+
+
+GOOD_PAYLOADS = [
+    {"kind": "hello", "role": "host"},  # pages that send no mac
+    {"kind": "hello", "role": "guest", "mac": MAC},
+    {"kind": "hello", "role": "host", "mac": MAC, "nonce": "a" * 8},
+    {"kind": "hello", "role": "host", "nonce": "Az09_-." + "z" * 57},  # 64 characters
+    {"kind": "offer", "sdp": "é" * 50, "mac": MAC},  # exactly max_sdp bytes
+    {"kind": "offer", "sdp": "", "mac": MAC},
+    {"kind": "answer", "sdp": "x" * 100, "mac": MAC},
+    candidate(candidate="c" * 50),  # exactly max_candidate bytes
+    candidate(candidate=""),  # an end of candidates
+    candidate(candidate="c", sdpMid=None, sdpMLineIndex=None, usernameFragment=None),
+    candidate(candidate="c", sdpMid="m" * 64, sdpMLineIndex=65535, usernameFragment="u" * 256),
+    {"kind": "bye"},
+]  # and VALID, at the default limits, in test_welcome_join_signal_leave
+
+
+def test_good_payloads_are_forwarded_unchanged(site):
+    async def scenario(url):
+        async with aiohttp.ClientSession() as s:
+            a, wa = await connect(s, url)
+            b, wb = await connect(s, url)
+            await recv(a)  # join
+            for data in GOOD_PAYLOADS:
+                await b.send_json({"to": wa["id"], "data": data})
+                assert await recv(a) == {"type": "signal", "from": wb["id"], "data": data}, data
+            await nothing_more(b)  # no error
+            await a.close()
+            await b.close()
+
+    with serving(site, max_sdp=100, max_candidate=50) as (_srv, url):
         run(scenario(url))
 
 
@@ -413,6 +574,11 @@ def test_limits_defaults():
         max_rooms=1000,
         idle=600.0,
         heartbeat=30.0,
+        rooms_per_client=20,
+        connections_per_client=40,
+        client_rate=400,
+        max_sdp=8192,
+        max_candidate=1024,
     )
 
 
@@ -422,8 +588,8 @@ def test_max_message_counts_bytes_then_closes_1009(site):
             a, wa = await connect(s, url)
             b, wb = await connect(s, url)
             await recv(a)
-            exact = json.dumps({"to": wa["id"], "data": {"kind": "offer", "pad": ""}})
-            exact = exact[:-3] + "x" * (200 - len(exact)) + '"}}'
+            exact = json.dumps(offer(wa["id"], ""), ensure_ascii=False)
+            exact = exact.replace('"sdp": ""', '"sdp": "' + "x" * (200 - len(exact)) + '"')
             assert len(exact.encode()) == 200
             await b.send_str(exact)  # exactly the limit: forwarded
             assert (await recv(a))["type"] == "signal"
@@ -534,10 +700,12 @@ def test_idle_connections_are_closed_1000(site):
             await recv(a)
             t0 = time.monotonic()
 
-            async def talk():  # b sends every 0.15 s (idle is 0.4 s), and reads
-                for i in range(5):
+            async def talk():  # b signals a every 0.15 s (idle is 0.4 s) while a is open
+                i = 0
+                while not a.closed:
                     await asyncio.sleep(0.15)
                     await b.send_json(offer(wa["id"], str(i)))
+                    i += 1
 
             talking = asyncio.create_task(talk())
             to_b = asyncio.create_task(read_all(b))
@@ -552,7 +720,7 @@ def test_idle_connections_are_closed_1000(site):
             assert error["code"] == "idle"
             assert (closed.type, closed.data, closed.extra) == (WSMsgType.CLOSE, 1000, "idle")
             assert 0.35 < idle_after < 2
-            # b stayed: it saw a leave, and its later offers to a were refused, not idle.
+            # What a was sent did not keep it open; b, whose offers were forwarded, stayed.
             assert {"type": "leave", "id": wa["id"]} in to_b
             codes = {m.get("code") for m in to_b if isinstance(m, dict)}
             assert "idle" not in codes
@@ -560,6 +728,231 @@ def test_idle_connections_are_closed_1000(site):
 
     # The heartbeat pings every 0.1 s and the clients answer: pongs are not activity.
     with serving(site, idle=0.4, heartbeat=0.1) as (_srv, url):
+        run(scenario(url))
+
+
+def test_connections_per_client_are_limited_then_released(site):
+    async def scenario(url, relay):
+        async with aiohttp.ClientSession() as s:
+            a, wa = await connect(s, url, ROOM)
+            b, _ = await connect(s, url, OTHER_ROOM)
+            error, closed = await refused(s, url, ROOM)
+            assert error["code"] == "too_many_connections"
+            assert "your address" in error["message"]
+            assert closed == (1013, "too_many_connections")
+            await nothing_more(a)  # the refused one never joined
+            c, wc = await connect(s, url, ROOM, **as_client("another"))  # others still get in
+            assert await recv(a) == {"type": "join", "id": wc["id"]}
+            await b.close()
+            await until(lambda: relay.clients["127.0.0.1"].connections == 1, "b closed")
+            d, wd = await connect(s, url, ROOM)  # a place is free again
+            assert wd["peers"] == [wa["id"], wc["id"]]
+            for ws in (a, c, d):
+                await ws.close()
+        await until(lambda: not relay.clients and not relay.rooms, "everything released")
+
+    with serving(site, client_key=by_test_header, connections_per_client=2) as (srv, url):
+        run(scenario(url, srv.app[RELAY]))
+
+
+def test_the_client_address_is_never_taken_from_a_header(site):
+    async def scenario(url, relay):
+        async with aiohttp.ClientSession() as s:
+            a, _ = await connect(
+                s, url, headers={"X-Test-Client": "one", "X-Forwarded-For": "10.0.0.1"}
+            )
+            error, closed = await refused(
+                s,
+                url,
+                headers={"X-Test-Client": "two", "X-Forwarded-For": "10.0.0.2", "Forwarded": "x"},
+            )
+            assert (error["code"], closed) == (
+                "too_many_connections",
+                (1013, "too_many_connections"),
+            )
+            assert list(relay.clients) == ["127.0.0.1"]
+            await a.close()
+
+    with serving(site, connections_per_client=1) as (srv, url):  # the default client_key
+        run(scenario(url, srv.app[RELAY]))
+
+
+def test_one_client_cannot_take_every_room(site):
+    rooms = [f"room-{i:04}" for i in range(6)]
+
+    async def scenario(url, relay):
+        async with aiohttp.ClientSession() as s:
+            a0, _ = await connect(s, url, rooms[0], **as_client("a"))
+            a1, _ = await connect(s, url, rooms[1], **as_client("a"))
+            error, closed = await refused(s, url, rooms[2], **as_client("a"))
+            assert (error["code"], closed) == ("too_many_rooms", (1013, "too_many_rooms"))
+            assert "your address" in error["message"]
+            a0_again, _ = await connect(s, url, rooms[0], **as_client("a"))  # joining is fine
+            b2, _ = await connect(s, url, rooms[2], **as_client("b"))  # b still gets a room
+            c3, _ = await connect(s, url, rooms[3], **as_client("c"))
+            error, closed = await refused(s, url, rooms[4], **as_client("c"))
+            assert (error["code"], closed) == ("too_many_rooms", (1013, "too_many_rooms"))
+            assert "your address" not in error["message"]  # the relay's own limit, max_rooms
+            assert sorted(relay.rooms) == rooms[:4]
+
+            # A room counts for the address that created it until its last peer leaves.
+            b1, _ = await connect(s, url, rooms[1], **as_client("b"))
+            await c3.close()
+            await a1.close()
+            await until(lambda: rooms[3] not in relay.rooms, "room 3 deleted")
+            await until(lambda: len(relay.rooms[rooms[1]]) == 1, "a left room 1")
+            error, _closed = await refused(s, url, rooms[4], **as_client("a"))
+            assert "your address" in error["message"]
+            await b1.close()
+            await until(lambda: rooms[1] not in relay.rooms, "room 1 deleted")
+            a4, _ = await connect(s, url, rooms[4], **as_client("a"))
+            for ws in (a0, a0_again, b2, a4):
+                await ws.close()
+        await until(lambda: not relay.clients and not relay.rooms, "everything released")
+
+    with serving(site, client_key=by_test_header, rooms_per_client=2, max_rooms=4) as (srv, url):
+        run(scenario(url, srv.app[RELAY]))
+
+
+def test_client_rate_counts_every_connection_of_an_address(site):
+    async def scenario(url):
+        async with aiohttp.ClientSession() as s:
+            a, wa = await connect(s, url, **as_client("listener"))
+            b, wb = await connect(s, url, **as_client("sender"))
+            c, wc = await connect(s, url, **as_client("sender"))
+            d, wd = await connect(s, url, **as_client("someone else"))
+            for ws, joins in ((a, 3), (b, 2), (c, 1)):
+                for _ in range(joins):
+                    assert (await recv(ws))["type"] == "join"
+            for i in range(3):  # b's whole rate
+                await b.send_json(offer(wa["id"], f"b{i}"))
+            await c.send_json(offer(wa["id"], "c0"))  # the address's 4th: still forwarded
+            for _ in range(2):  # c has sent 2 and 3, under its rate, but the address is over
+                await c.send_json(offer(wa["id"], "dropped"))
+                error = await recv(c)
+                assert error["code"] == "rate"
+                assert "your address" in error["message"]
+            await d.send_json(offer(wa["id"], "d0"))  # another address is not affected
+            got = [(m["from"], m["data"]["sdp"]) for m in [await recv(a) for _ in range(5)]]
+            assert got == [
+                (wb["id"], "b0"),
+                (wb["id"], "b1"),
+                (wb["id"], "b2"),
+                (wc["id"], "c0"),
+                (wd["id"], "d0"),
+            ]
+            await nothing_more(a)
+            assert not c.closed  # dropped, not closed: only a connection's own rate closes
+            for ws in (a, b, c, d):
+                await ws.close()
+
+    limits = {"rate": 3, "client_rate": 4, "rate_window": 60}
+    with serving(site, client_key=by_test_header, **limits) as (_srv, url):
+        run(scenario(url))
+
+
+def test_idle_counts_only_forwarded_signaling(site):
+    async def scenario(url):
+        async with aiohttp.ClientSession() as s:
+            a, wa = await connect(s, url)
+            b, wb = await connect(s, url)
+            c, wc = await connect(s, url)
+            refusals = [
+                "not json",
+                b"\x00binary",
+                json.dumps({"to": wa["id"], "data": {"kind": "bye", "why": "no"}}),
+                json.dumps({"to": "nobody-here", "data": VALID["bye"]}),
+                json.dumps({"to": wa["id"], "data": {"kind": "move"}}),
+            ]
+
+            async def signal(ws, to, times=10):  # every 0.1 s, idle is 0.5 s
+                for i in range(times):
+                    await asyncio.sleep(0.1)
+                    await ws.send_json(offer(to, str(i)))
+
+            async def refuse(ws, most=40):  # every 0.1 s until closed (or 4 s)
+                sent = 0
+                while sent < most and not ws.closed:
+                    await asyncio.sleep(0.1)
+                    frame = refusals[sent % len(refusals)]
+                    with contextlib.suppress(ConnectionError):
+                        await (ws.send_bytes if isinstance(frame, bytes) else ws.send_str)(frame)
+                    sent += 1
+                return sent
+
+            refusing = asyncio.create_task(refuse(c))
+            signaling = [
+                asyncio.create_task(signal(a, wb["id"])),
+                asyncio.create_task(signal(b, wa["id"])),
+            ]
+            to_a, to_b, to_c = await asyncio.gather(read_all(a), read_all(b), read_all(c))
+            await asyncio.gather(*signaling)
+            sent_by_c = await refusing
+
+            # c kept sending, more often than idle, and was closed while it still did.
+            *errors, idle, closed = to_c
+            assert sent_by_c < 40
+            assert len(errors) >= 2 and all(m["code"] != "idle" for m in errors)
+            assert idle["code"] == "idle"
+            assert (closed.type, closed.data, closed.extra) == (WSMsgType.CLOSE, 1000, "idle")
+            # a and b, whose signals were forwarded, stayed until they stopped (1 s, twice
+            # idle): each got all 10 signals of the other before its own idle close.
+            for got, sender in ((to_a, wb["id"]), (to_b, wa["id"])):
+                signals = [m for m in got[:-2] if m["type"] == "signal"]
+                assert [m["from"] for m in signals] == [sender] * 10
+                assert {"type": "leave", "id": wc["id"]} in got
+                assert [m for m in got[:-2] if m["type"] == "error"] == []
+                assert got[-2]["code"] == "idle"
+                assert (got[-1].data, got[-1].extra) == (1000, "idle")
+
+    with serving(site, idle=0.5) as (_srv, url):
+        run(scenario(url))
+
+
+def test_a_peer_is_never_closed_for_what_others_send_it(site):
+    limits = {"rate": 20, "client_rate": 100, "rate_window": 60}
+
+    async def scenario(url):
+        async with aiohttp.ClientSession() as s:
+            host, wh = await connect(s, url, **as_client("host"))
+            senders = [await connect(s, url, **as_client("crowd")) for _ in range(7)]
+            for _ in senders:
+                assert (await recv(host))["type"] == "join"
+            hello = {"to": wh["id"], "data": {"kind": "hello", "role": "guest", "mac": MAC}}
+
+            async def flood(ws):  # each its whole rate: 140 hellos, 100 from the crowd get in
+                for _ in range(limits["rate"]):
+                    await ws.send_json(hello)
+
+            await asyncio.gather(*(flood(ws) for ws, _w in senders))
+            signals = [await recv(host) for _ in range(limits["client_rate"])]
+            assert all(m["type"] == "signal" and m["data"] == hello["data"] for m in signals)
+            await nothing_more(host)
+            codes = []
+
+            async def drain(ws):
+                with contextlib.suppress(asyncio.TimeoutError):
+                    while True:
+                        msg = await ws.receive(timeout=0.3)
+                        codes.append(json.loads(msg.data).get("code"))
+
+            await asyncio.gather(*(drain(ws) for ws, _w in senders))
+            assert [c for c in codes if c is not None] == ["rate"] * (
+                7 * limits["rate"] - limits["client_rate"]
+            )
+            # The host, sent five times its own rate, is open and may still signal.
+            assert not host.closed
+            first, wfirst = senders[0]
+            await host.send_json({"to": wfirst["id"], "data": {"kind": "hello", "role": "host"}})
+            assert await recv(first) == {
+                "type": "signal",
+                "from": wh["id"],
+                "data": {"kind": "hello", "role": "host"},
+            }
+            for ws in (host, *(ws for ws, _w in senders)):
+                await ws.close()
+
+    with serving(site, client_key=by_test_header, **limits) as (_srv, url):
         run(scenario(url))
 
 
