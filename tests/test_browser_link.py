@@ -20,7 +20,7 @@ import pygames
 
 pytestmark = pytest.mark.browser
 
-NOT_PLAY = ("lang:", "rematch", "dismiss", "skip", "join")
+NOT_PLAY = ("lang:", "rematch", "dismiss", "skip", "join", "move_seat")
 PERMS = ["camera", "microphone"]
 
 
@@ -176,32 +176,41 @@ def test_a_third_browser_with_the_link_is_told_the_seat_is_taken(new_context):
     assert peer_state(guest) == "connected"
 
 
-def test_copy_and_paste_connects_with_no_relay(new_context):
+def test_copy_and_paste_connects_with_no_relay_twice_in_a_row(new_context):
+    """Two copy-and-paste games one after the other in the same two browsers: each link
+    carries its own room, so the second is joined afresh (not the first one reopened)."""
     hctx = new_context(permissions=PERMS)
     gctx = new_context(permissions=PERMS)
     for ctx in (hctx, gctx):  # no relay can be reached
         ctx.route_web_socket("**/relay/**", lambda ws: ws.close())
-    host = hctx.new_page()
-    host.goto("/play.html?game=kiriai&mode=link&lang=en&speed=0")
-    host.locator("details.manual summary").click()
-    host.locator('[data-link-cmd="offer"]').click()
-    offer = host.locator("textarea[data-offer]").input_value(timeout=30_000)
-    assert "#o=" in offer and len(offer) < 3000
-    guest = gctx.new_page()
-    guest.goto(offer.replace("#", "&speed=0#", 1))
-    guest.locator('[data-cmd="join"]').click()
-    answer = guest.locator("textarea[data-answer]").input_value(timeout=30_000)
-    host.locator("#manual-answer").fill(answer)
-    host.locator('[data-link-cmd="answer"]').click()
-    wait_peer(host, "connected")
-    wait_peer(guest, "connected")
-    guest.wait_for_selector("#app .main")
     rng = random.Random(3)
-    for _ in range(20):  # both choose and reveal: the first actions reach the record
-        play(host, guest, rng, clicks=4)
-        if len(record(host)["actions"]) >= 2:
-            break
-    assert len(record(host)["actions"]) >= 2
+    seeds = []
+    for game in (1, 2):
+        host = hctx.new_page()
+        host.goto("/play.html?game=kiriai&mode=link&lang=en&speed=0")
+        host.locator("details.manual summary").click()
+        host.locator('[data-link-cmd="offer"]').click()
+        offer = host.locator("textarea[data-offer]").input_value(timeout=30_000)
+        assert "#r=" in offer and "&o=" in offer and len(offer) < 3000
+        guest = gctx.new_page()
+        guest.goto(offer.replace("#", "&speed=0#", 1))
+        guest.locator('[data-cmd="join"]').click()  # game 2 too: a new invitation
+        answer = guest.locator("textarea[data-answer]").input_value(timeout=30_000)
+        host.locator("#manual-answer").fill(answer)
+        host.locator('[data-link-cmd="answer"]').click()
+        wait_peer(host, "connected")
+        wait_peer(guest, "connected")
+        guest.wait_for_selector("#app .main")
+        for _ in range(20):  # both choose and reveal: the first actions reach the record
+            play(host, guest, rng, clicks=4)
+            if len(record(host)["actions"]) >= 2:
+                break
+        assert len(record(host)["actions"]) >= 2
+        seeds.append(record(host)["seed"])
+        if game == 1:
+            host.close()
+            guest.close()
+    assert seeds[0] != seeds[1]
     # The guest can keep its own part of the game as a file (for a host gone for good).
     guest.locator("details.link-about summary").click()
     with guest.expect_download() as info:
@@ -238,3 +247,210 @@ def test_play_a_friend_from_the_lobby_with_options(new_context):
     assert host.url.split("#")[1] == invite.split("#")[1]  # the room survives a reload
     assert host.locator(".qr svg").count() == 1
     assert peer_state(host) == "waiting"
+
+
+def test_a_record_that_does_not_replay_is_shown_not_verified(new_context):
+    """A cheating host: its end message carries a record with an illegal last action (the
+    sum is right, as a changed host app would send it). The guest's game-over screen says
+    "Not verified" and why, instead of waiting on "Checking…" for good."""
+    from pygames.session import pack
+
+    rng = random.Random(11)
+    _, _, host, guest, _ = open_pair(new_context, "kiriai")
+
+    def tamper(text: str) -> str:
+        msg = json.loads(text)
+        if msg.get("type") == "end":
+            msg["record"]["actions"][-1][1] = "no such action"
+            text = pack(msg)
+        return text
+
+    host.expose_function("pygamesTamper", tamper)
+    host.evaluate("""() => {
+      const send = window.pygamesPeer.send;
+      window.pygamesPeer.send = (sends) => {
+        if (!sends.some((s) => s[1].includes('"type":"end"'))) return send(sends);
+        Promise.all(sends.map((s) => window.pygamesTamper(s[1]).then((t) => [s[0], t])))
+          .then(send);
+      };
+    }""")
+    play(host, guest, rng)
+    verdict = guest.locator('.verdict[data-verdict="failed"]')
+    verdict.wait_for(timeout=30_000)
+    assert "Not verified" in verdict.text_content()
+    assert "cannot be replayed" in verdict.text_content()
+    assert guest.locator('.verdict[data-verdict="pending"]').count() == 0
+    assert guest.locator("[data-record-string]").count() == 0  # nothing false to share
+
+
+def _flood(url: str, room: str, total: int, at_once: int, stop) -> dict:
+    """Raw relay clients (no browser, no key) that each say hello, with a made-up MAC, and
+    a forged offer to everyone in the room, then leave; ``at_once`` of them at a time."""
+    import asyncio
+
+    import aiohttp
+
+    counts = {"clients": 0, "refused": 0}
+
+    async def one(session) -> None:
+        try:
+            async with session.ws_connect(f"{url}/relay/{room}") as ws:
+                welcome = json.loads((await ws.receive()).data)
+                if welcome.get("type") != "welcome":
+                    counts["refused"] += 1
+                    return
+                counts["clients"] += 1
+                for peer in welcome["peers"]:
+                    for data in ({"kind": "hello", "role": "guest", "mac": "0" * 64},
+                                 {"kind": "hello", "role": "host", "mac": "1" * 64},
+                                 {"kind": "offer", "sdp": "v=0", "mac": "2" * 64}):
+                        await ws.send_str(json.dumps({"to": peer, "data": data}))
+                await asyncio.sleep(0.2)
+        except (aiohttp.ClientError, ValueError):
+            counts["refused"] += 1
+
+    async def main() -> None:
+        async with aiohttp.ClientSession() as session:
+            started = 0
+            while started < total and not stop.is_set():
+                batch = min(at_once, total - started)
+                await asyncio.gather(*(one(session) for _ in range(batch)))
+                started += batch
+
+    asyncio.run(main())
+    return counts
+
+
+def test_a_flood_of_hellos_neither_knocks_the_host_off_nor_stops_a_real_guest(new_context):
+    """Raw clients who know the room (not the key) flood the host with hellos and forged
+    offers while a real guest joins and plays to a verified end. The relay here lets one
+    address send as much as it likes (on this machine every client is 127.0.0.1; its
+    per-address limits have their own tests), so all of the flood reaches the host: the
+    host answers none of it and its relay connection stays open."""
+    import threading
+    from urllib.parse import parse_qs
+
+    import server
+    from conftest import build_module
+
+    limits = server.Limits(client_rate=1_000_000, connections_per_client=1_000)
+    relay = server.ServerThread(server.make_app(build_module.DIST, limits=limits),
+                                "127.0.0.1", 0)
+    relay.start()
+    try:
+        _flood_game(new_context, relay.url, threading, parse_qs)
+    finally:
+        relay.shutdown()
+
+
+def _flood_game(new_context, server_url, threading, parse_qs) -> None:
+    hctx = new_context(permissions=PERMS)
+    host = hctx.new_page()
+    host.goto(server_url + "/play.html?game=kiriai&mode=link&lang=en&speed=0")
+    invite = host.locator("[data-invite]").get_attribute("href")
+    room = parse_qs(invite.partition("#")[2])["r"][0]
+    host.wait_for_function("window.pygamesPeer.stats.relayOpens === 1")
+    stop = threading.Event()
+    result: dict = {}
+    flood = threading.Thread(target=lambda: result.update(
+        _flood(server_url, room, total=150, at_once=4, stop=stop)))
+    flood.start()
+    try:
+        guest = new_context(permissions=PERMS).new_page()
+        guest.goto(invite.replace("#", "&speed=0#", 1))
+        guest.locator('[data-cmd="join"]').click()
+        wait_peer(guest, "connected")
+        wait_peer(host, "connected")
+        guest.wait_for_selector("#app .main")
+        flood.join(timeout=120)
+    finally:
+        stop.set()
+        flood.join()
+    assert result["clients"] >= 100, result  # the flood really reached the room
+    stats = host.evaluate("({...window.pygamesPeer.stats})")
+    assert stats["hellosRefused"] >= result["clients"]  # none of them verified...
+    assert stats["offersMade"] == 1                     # ...so only the guest got an offer
+    assert stats["relayOpens"] == 1 and stats["relayCloses"] == 0, stats
+    finish_and_check(host, guest, random.Random(5), "kiriai")
+    assert host.evaluate("window.pygamesPeer.stats.relayCloses") == 0
+
+
+def test_a_seat_moves_to_another_browser(new_context):
+    """The guest opened the invite in one browser (a chat app's, say) and goes on in
+    another: its seat's link, opened there, takes the seat; the first page stops."""
+    rng = random.Random(12)
+    _, _, host, guest, _ = open_pair(new_context, "cardia")
+    play(host, guest, rng, clicks=6)
+    guest.locator("details.link-move summary").click()
+    guest.locator('[data-cmd="move_seat"]').click()
+    link = guest.locator("textarea[data-move]").input_value()
+    assert "&t=" in link and guest.locator("details.link-move .qr svg").count() == 1
+    other = new_context(permissions=PERMS).new_page()
+    other.goto(link.replace("#", "&speed=0#", 1))
+    other.locator('[data-cmd="join"]').click()  # "Continue"
+    wait_peer(other, "connected")
+    other.wait_for_selector("#app .main")
+    guest.wait_for_selector("[data-taken]")
+    assert "moved to another" in guest.locator("[data-taken]").text_content()
+    before = len(record(host)["actions"])
+    for _ in range(40):  # the new browser plays the seat
+        play(host, other, rng, clicks=4)
+        if len(record(host)["actions"]) >= before + 4:
+            break
+    assert len(record(host)["actions"]) >= before + 4
+    assert peer_state(host) == peer_state(other) == "connected"
+    guest.reload()  # the old page, reopened, does not take the seat back
+    guest.wait_for_selector("[data-taken]")
+    play(host, other, rng, clicks=2)
+    assert peer_state(other) == "connected"
+
+
+def test_a_network_that_drops_every_packet_shows_reconnecting_within_seconds(
+        playwright, _browser_guard):
+    """Both browsers and the server in a network namespace of the test's own; nftables
+    there drops every UDP packet (the data channel's), as a dead Wi-Fi would: no error, no
+    close, just silence. The pages say "reconnecting" within seconds (the session's pings
+    stop coming back), long before WebRTC calls the connection failed, and "connected"
+    again once packets flow, with the game going on."""
+    import time
+
+    import netlab
+
+    if reason := netlab.available():
+        pytest.skip(reason)
+    with netlab.lab("drop") as lab:
+        browser = netlab.launch(playwright, lab)
+        try:
+            hctx = browser.new_context(permissions=PERMS, base_url=lab.url)
+            gctx = browser.new_context(permissions=PERMS, base_url=lab.url)
+            for ctx in (hctx, gctx):
+                _browser_guard.attach(ctx)
+            host = hctx.new_page()
+            host.goto("/play.html?game=kiriai&mode=link&lang=en&speed=0")
+            invite = host.locator("[data-invite]").get_attribute("href")
+            guest = gctx.new_page()
+            guest.goto(invite.replace("#", "&speed=0#", 1))
+            guest.locator('[data-cmd="join"]').click()
+            for page in (host, guest):
+                wait_peer(page, "connected")
+            guest.wait_for_selector("#app .main")
+            rng = random.Random(9)
+            play(host, guest, rng, clicks=4)
+            lab.cut_udp(silent=True)
+            cut = time.monotonic()
+            for page in (host, guest):
+                wait_peer(page, "reconnecting", timeout=12_000)
+            took = time.monotonic() - cut
+            assert host.locator('.peer-status[data-status="reconnecting"]').count() == 1
+            lab.restore_udp()
+            for page in (host, guest):
+                wait_peer(page, "connected", timeout=30_000)
+            before = len(record(host)["actions"])
+            for _ in range(40):
+                play(host, guest, rng, clicks=4)
+                if len(record(host)["actions"]) > before:
+                    break
+            assert len(record(host)["actions"]) > before
+            print(f"reconnecting shown {took:.1f} s after the cut")
+        finally:
+            browser.close()
