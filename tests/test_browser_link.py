@@ -330,8 +330,9 @@ def test_a_flood_of_hellos_neither_knocks_the_host_off_nor_stops_a_real_guest(ne
     import threading
     from urllib.parse import parse_qs
 
-    import server
     from conftest import build_module
+
+    import server
 
     limits = server.Limits(client_rate=1_000_000, connections_per_client=1_000)
     relay = server.ServerThread(server.make_app(build_module.DIST, limits=limits),
