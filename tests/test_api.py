@@ -2,7 +2,10 @@
 
 Random legal playouts from many seeds and every option value, checking the protocol's
 promises at every step. Game-specific hidden-information checks hook in through
-``HIDDEN_CHECKS``.
+``HIDDEN_CHECKS``. The suite plays a few hundred games per game here (every one checked
+deeply); breadth comes from the golden playthroughs (tests/golden) and from the long
+battery, a command run and reported rather than part of every run:
+``python -m pygames.battery`` (100,000 games of every game, failures with their seeds).
 """
 
 from __future__ import annotations
@@ -22,11 +25,11 @@ import pygames
 from pygames import IllegalAction
 
 GAME_IDS = pygames.game_ids()
-#: Random games per option combination in the cheap battery (>= 2,000 per battlefield).
-PLAYOUTS = 2000
-#: Games with many option combinations play fewer per combination (but >= 2,000 in all).
-PLAYOUTS_BY_GAME: dict[str, int] = {"cardia": 100,  # x 2 decks x 10 locations
-                                    "canosa": 250}  # x 2 first turns x 2 caps x 2 layouts
+#: Random games per option combination (>= 1,200 Kiri-ai games in all).
+PLAYOUTS = 300
+#: Games with many option combinations play fewer per combination (>= 300 in all).
+PLAYOUTS_BY_GAME: dict[str, int] = {"cardia": 15,  # x 2 decks x 10 locations
+                                    "canosa": 40}  # x 2 first turns x 2 caps x 2 layouts
 #: Seeds per option combination for the fast-path and determiniser checks (default 100, 40).
 FAST_PATH_SEEDS: dict[str, int] = {"cardia": 12, "canosa": 25}
 DETERMINIZE_SEEDS: dict[str, int] = {"cardia": 8, "canosa": 3}

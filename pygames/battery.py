@@ -1,0 +1,146 @@
+"""The long random battery: many random games per engine, counting every crash.
+
+The suite plays a few hundred random games per option set (``tests/test_api.py``) and
+the golden playthroughs; this command plays as many as you ask, on several processes,
+and reports games per second and every failure with the seed that reproduces it::
+
+    python -m pygames.battery                      # 100,000 games of every game
+    python -m pygames.battery cardia --games 20000 --jobs 2
+
+Each game: a random option set (every option value in turn), ``new_game`` with the game's
+seed, then random legal actions by a seeded ``random.Random`` (one player to move at a
+time) until the game ends or 10,000 actions. Checked at every step: ``to_move`` and
+``legal_actions`` agree, no duplicate or empty action, no outcome before the end; at the
+end a complete outcome. Every 50th game also checks that a junk action is refused
+without change and that its JSON record replays to the same state. Nothing here names a
+game: it uses only the protocol.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import random
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from . import IllegalAction, game_ids, get_game
+
+__all__ = ["play_one", "run"]
+
+MAX_ACTIONS = 10_000
+JUNK = ("", "??", "\x00", "ZZZZZZ")
+
+
+def _option_sets(game: Any) -> list[dict[str, Any]]:
+    names = sorted(game.option_schema)
+    values = [game.option_schema[n].get("values", [game.option_schema[n]["default"]])
+              for n in names]
+    return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*values)]
+
+
+def play_one(game_id: str, n: int) -> tuple[int, str | None]:
+    """Game number ``n`` of ``game_id``: (actions played, None or the failure)."""
+    game = get_game(game_id)
+    sets = _option_sets(game)
+    options = sets[n % len(sets)]
+    rng = random.Random(n)
+    steps = 0
+    try:
+        state = game.new_game(seed=n, players=game.min_players, options=options)
+        while not state.is_over():
+            movers = state.to_move()
+            for p in range(state.players):
+                legal = state.legal_actions(p)
+                if (p in movers) != bool(legal):
+                    raise AssertionError(f"to_move and legal_actions disagree for {p}")
+                if len(set(legal)) != len(legal) or not all(legal):
+                    raise AssertionError("duplicate or empty legal actions")
+            if state.outcome() is not None:
+                raise AssertionError("an outcome before the end")
+            p = rng.choice(movers)
+            if n % 50 == 0 and steps % 7 == 0:
+                before = state.clone()
+                junk = next((j for j in JUNK if j not in state.legal_actions(p)), None)
+                if junk is not None:
+                    try:
+                        state.apply(p, junk)
+                    except IllegalAction:
+                        pass
+                    else:
+                        raise AssertionError(f"junk action {junk!r} was accepted")
+                    if state != before:
+                        raise AssertionError("a refused action changed the state")
+            state.apply(p, rng.choice(state.legal_actions(p)))
+            steps += 1
+            if steps >= MAX_ACTIONS:
+                raise AssertionError(f"no end after {MAX_ACTIONS} actions")
+        outcome = state.outcome()
+        if not outcome or len(outcome["ranks"]) != state.players or state.to_move():
+            raise AssertionError(f"an incomplete end: {outcome!r}")
+        if n % 50 == 0:
+            record = json.loads(json.dumps(state.record()))
+            if game.from_record(record) != state:
+                raise AssertionError("the record does not replay to the same state")
+    except Exception as exc:  # noqa: BLE001 - every failure is counted and reported
+        return steps, (f"{game_id} game {n} (seed {n}, options {options}, after {steps} "
+                       f"actions): {type(exc).__name__}: {exc}")
+    return steps, None
+
+
+def _chunk(args: tuple[str, int, int]) -> tuple[int, int, list[str]]:
+    game_id, start, stop = args
+    actions, failures = 0, []
+    for n in range(start, stop):
+        steps, failure = play_one(game_id, n)
+        actions += steps
+        if failure:
+            failures.append(failure)
+    return stop - start, actions, failures
+
+
+def run(game_id: str, games: int, jobs: int = 1, start: int = 0) -> dict[str, Any]:
+    """Play ``games`` games of ``game_id`` (numbers ``start``…) on ``jobs`` processes."""
+    size = max(1, min(500, games // (jobs * 8) or 1))
+    chunks = [(game_id, a, min(a + size, start + games))
+              for a in range(start, start + games, size)]
+    t0 = time.perf_counter()
+    played = actions = 0
+    failures: list[str] = []
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as pool:
+            results = list(pool.map(_chunk, chunks))
+    else:
+        results = [_chunk(c) for c in chunks]
+    for g, a, f in results:
+        played, actions, failures = played + g, actions + a, failures + f
+    seconds = time.perf_counter() - t0
+    return {"game": game_id, "games": played, "actions": actions, "failures": failures,
+            "seconds": seconds}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m pygames.battery", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("games_to_test", nargs="*", metavar="GAME", help="default: every game")
+    ap.add_argument("--games", type=int, default=100_000)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--start", type=int, default=0, help="first game number (seed)")
+    args = ap.parse_args(argv)
+    bad = 0
+    for gid in args.games_to_test or game_ids():
+        r = run(gid, args.games, args.jobs, args.start)
+        print(f"{gid}: {r['games']} games, {r['actions']} actions in {r['seconds']:.0f} s "
+              f"({r['games'] / r['seconds']:.0f} games/s), {len(r['failures'])} failures",
+              flush=True)
+        for failure in r["failures"][:20]:
+            print("  " + failure)
+        bad += len(r["failures"])
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
