@@ -2,8 +2,8 @@
 
 Pure rendering functions (view, legal actions, language) -> HTML live here and are
 tested in CPython; only the page glue touches the DOM. Each game plugs in with one module,
-``pgui/<game id>_ui.py`` (the interface is described in :mod:`pgui.table`); nothing else
-here names a game.
+``pgui/<game id>_ui.py`` (the interface is described in :mod:`pgui.table`), or any module
+named with :func:`register_ui`; nothing else here names a game.
 """
 
 from __future__ import annotations
@@ -15,6 +15,14 @@ import pygames
 
 from . import i18n
 
+#: UI modules of games that keep theirs outside pgui: game id -> importable dotted name.
+UI_MODULES: dict[str, str] = {}
+
+
+def register_ui(game_id: str, module: str) -> None:
+    """A game's UI module lives at ``module`` (default: ``pgui.<game id>_ui``)."""
+    UI_MODULES[game_id] = module
+
 
 def ui_module(game_id: str) -> ModuleType:
     """The UI module of a registered game; its strings join :data:`pgui.i18n.STRINGS`.
@@ -22,7 +30,7 @@ def ui_module(game_id: str) -> ModuleType:
     An unknown game raises ``KeyError`` listing the known ids (as :func:`pygames.get_game`).
     """
     pygames.get_game(game_id)  # a KeyError naming the known games if there is none
-    module = importlib.import_module(f"{__name__}.{game_id}_ui")
+    module = importlib.import_module(UI_MODULES.get(game_id, f"{__name__}.{game_id}_ui"))
     i18n.register(module.STRINGS)
     return module
 

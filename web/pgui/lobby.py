@@ -20,14 +20,6 @@ from .i18n import LANGS, bilingual, both, esc, t
 from .pages import head, python_shell
 from .share import import_form_both
 
-#: A short line per planned game for its lobby card (our own words); a playable game's
-#: line is its UI module's ``BLURB``.
-BLURBS = {
-    "artofwar": {"en": "A compact card battle on a 2×3 field.", "ja": "2×3の戦場で戦うコンパクトなカードバトル。"},
-    "electors": {"en": "Prince-electors choose the next king. 2–4 players.",
-                 "ja": "選帝侯となって次の王を選ぶ。2〜4人。"},
-}
-
 
 def _players(game: pygames.Game) -> str:
     if game.min_players == game.max_players:
@@ -84,7 +76,7 @@ def _game_card(game: pygames.Game) -> str:
 
 def _planned_card(gid: str, names: dict[str, str]) -> str:
     return (f'<article class="game planned" data-game="{esc(gid)}" aria-disabled="true">'
-            f'<h2>{bilingual(names)}</h2><p>{bilingual(BLURBS.get(gid, names))}</p>'
+            f'<h2>{bilingual(names)}</h2><p>{bilingual(pygames.PLANNED_BLURBS.get(gid, names))}</p>'
             f'<p class="soon">{both("coming_soon")}</p></article>')
 
 
