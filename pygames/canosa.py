@@ -120,6 +120,9 @@ _RING_LISTS = {"".join(map(str, rings)): list(rings) for n in range(MAX_RINGS + 
 BOARDS_FILE = "canosa_boards.json"
 #: A sailor's possible steps (row, column): up, left, right, down.
 _DIRS = ((-1, 0), (0, -1), (0, 1), (1, 0))
+#: Why :meth:`CanosaState._play`'s loop stopped: the depth is played, the game is over,
+#: draw from the list (N6), the draw cap, check whether the next player is trapped.
+_DONE, _OVER, _LIST, _DRAW, _CHECK = range(5)
 
 
 # -- layouts (data) ---------------------------------------------------------------------
@@ -276,7 +279,7 @@ class _Geometry:
             for r, c in self.rc:
                 d = abs(r - ir) + abs(c - ic)
                 per.append(tuple(
-                    (r + dr) * cols + c + dc for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0))
+                    (r + dr) * cols + c + dc for dr, dc in _DIRS
                     if 0 <= r + dr < rows and 0 <= c + dc < cols
                     and abs(r + dr - ir) + abs(c + dc - ic) == d - 1
                     and (r + dr) * cols + c + dc != other))
@@ -296,9 +299,8 @@ class _Geometry:
         self.T = tuple("-" + x for x in names)
         self.M = {(a, b): f"{names[a]}-{names[b]}" for p in (0, 1)
                   for a in range(n) for b in self.steps[p][a]}
-        #: Per player, per square: ((to, action), ...) for the sailor steps.
-        self.smoves = tuple(tuple(tuple((b, self.M[a, b]) for b in self.steps[p][a])
-                                  for a in range(n)) for p in (0, 1))
+        #: Action text -> (kind, square, to): kind S, X, P, +, - (``to`` -1) or M (a sailor
+        #: move from square to ``to``).
         parse: dict[str, tuple[str, int, int]] = {}
         for i in range(n):
             for kind, table in (("S", self.S), ("X", self.X), ("P", self.P), ("+", self.G),
@@ -318,73 +320,66 @@ class _Geometry:
         #: Rings of each colour in the game at the start (in play + out = this, always).
         self.totals = tuple(totals)
 
-        # The fast path's bit tables (_FastCanosaState): square i is the bit 1 << i.
-        self.bit = tuple(1 << i for i in range(n))
+        # -- what the rules code reads (CanosaState._play): square i is the bit 1 << i ----
+        bit = self.bit = tuple(1 << i for i in range(n))
         self.all = (1 << n) - 1
-        self.bit_index = {1 << i: i for i in range(n)}
         self.n8mask = tuple(_mask(x) for x in self.n8)
         self.n8freemask = tuple(_mask(x) for x in self.n8free)
-        self.stepmask = tuple(tuple(_mask(x) for x in self.steps[p]) for p in (0, 1))
-        #: {mask: actions} per square, filled on first use: the S moves to the squares of
-        #: the mask (in ``n8free`` order), the gives and the takes (in ``n8`` order), and
-        #: per player the sailor moves (in ``smoves`` order).
-        self.s_by_mask: tuple[dict[int, list[str]], ...] = tuple({} for _ in range(n))
-        self.g_by_mask: tuple[dict[int, list[str]], ...] = tuple({} for _ in range(n))
-        self.t_by_mask: tuple[dict[int, list[str]], ...] = tuple({} for _ in range(n))
-        self.m_by_mask: tuple[tuple[dict[int, list[str]], ...], ...] = tuple(
-            tuple({} for _ in range(n)) for _ in (0, 1))
-        #: All of them in one tuple (the fast path unpacks it at once).
-        self.fast = (self.bit, self.bit_index, self.n8mask, self.n8freemask, self.stepmask,
-                     self.s_by_mask, self.g_by_mask, self.t_by_mask, self.m_by_mask,
-                     self.islands)
-        #: For the fast path's random draw (:meth:`_FastCanosaState.random_action_fast`),
-        #: per player, everything it reads in one tuple. A sailor move is a bit of a
-        #: 4-lane mask, lane d (``_DIRS``) at bit ``d * n`` holding the target squares:
-        #: ``stepdir`` are the sailors with a step that way, ``lanes`` the shifts that put
-        #: each one's target in its lane (negative: to the right), ``moveflat`` the move
-        #: string per lane bit (None where no step ends) and ``rep`` copies an n-bit mask
-        #: into the 4 lanes.
+        #: The S, +, - and P texts of a mask's squares, memoised (CanosaState._legal).
+        self.texts = tuple(_Texts(table) for table in (self.S, self.G, self.T, self.P))
+        #: The P actions' squares' bits (a given placement, for CanosaState._play).
+        self.place_bits = {self.P[i]: bit[i] for i in range(n)}
+        #: Per player ``p``, read once per turn by CanosaState._play: the opponent, the
+        #: islands, the ring strings, the sailor moves' lanes, their records, and every
+        #: action of ``p`` as a move set of one (see below).
+        #:
+        #: Sailor moves are the bits of a mask of lanes of ``n`` bits, one lane per
+        #: direction ``p``'s sailors can step (two on a board with corner islands), in
+        #: ``_DIRS`` order, lane ``i`` from bit ``i * n + cols``: a move is the bit of its
+        #: target square in its direction's lane. Per lane: the squares with a step that
+        #: way and the shift that takes each one to its target's bit (to the left: that
+        #: is what the offset ``cols`` is for); the open squares' multiplier ``rep``
+        #: (copies a mask into each lane); per lane bit ``(from, to, text, from bit | to
+        #: bit)`` (None where no step ends).
+        #:
+        #: A move set is what the move generation in CanosaState._play makes, ``(siren
+        #: moves, attack, gives, takes, sailor moves, n siren moves, n gives, n takes)``:
+        #: masks, the attack 1 or 0, and the counts. ``given[text]`` is the set holding
+        #: just that action, so that a given action is played as the draw from it.
+        sides = []
         rc = self.rc
-        stepdir = tuple(tuple(_mask(a for a in range(n) for b in self.steps[p][a]
-                                    if (rc[b][0] - rc[a][0], rc[b][1] - rc[a][1]) == d)
-                              for d in _DIRS) for p in (GOLD, SILVER))
-        lanes = tuple(d * n + dr * cols + dc for d, (dr, dc) in enumerate(_DIRS))
-        assert lanes[0] < 0 < lanes[1] < lanes[2] < lanes[3]
-        moveflat = tuple(self.M.get((b - dr * cols - dc, b)) for dr, dc in _DIRS
-                         for b in range(n))
-        rep = sum(1 << d * n for d in range(len(_DIRS)))
-        self.draw = tuple((self.bit, self.n8mask, self.n8freemask, self.islands[p],
-                           self.islands[1 - p], self.S, self.X, self.G, self.T,
-                           *stepdir[p], -lanes[0], lanes[1], lanes[2], lanes[3], rep,
-                           moveflat) for p in (GOLD, SILVER))
-        #: For :meth:`_FastCanosaState.playout_fast`, per player ``p``, read once per turn:
-        #: the opponent, the two islands, the ring strings, and the sailor moves as a mask
-        #: of lanes as above, but only for the directions ``p``'s sailors can step (two on
-        #: a board with corner islands), in ``_DIRS`` order (so its bits come in the same
-        #: order), each lane shifted up by ``cols`` so that every shift is to the left:
-        #: per lane its sailors and shift (``wide``: more than two lanes), the open squares'
-        #: multiplier, and per bit ``(from, to, action, from bit | to bit)`` (None where no
-        #: step ends).
-        bit = self.bit
-        fused = []
         for p in (GOLD, SILVER):
-            used = [d for d in range(len(_DIRS)) if stepdir[p][d]]
-            lane = []
+            stepdir = [_mask(a for a in range(n) for b in self.steps[p][a]
+                             if (rc[b][0] - rc[a][0], rc[b][1] - rc[a][1]) == d)
+                       for d in _DIRS]
+            used = [d for d in range(len(_DIRS)) if stepdir[d]]
+            lanes: list[int] = []
+            moves: list[tuple[int, int, str, int] | None] = [None] * cols
             for i, d in enumerate(used):
                 dr, dc = _DIRS[d]
-                lane += [stepdir[p][d], i * n + cols + dr * cols + dc]
-            lane += [0, 0] * (len(_DIRS) - len(used))
-            info: list[tuple[int, int, str, int] | None] = [None] * cols
-            for d in used:
-                dr, dc = _DIRS[d]
+                lanes += [stepdir[d], i * n + cols + dr * cols + dc]
                 for b in range(n):
                     a = b - dr * cols - dc
-                    act = self.M.get((a, b)) if 0 <= a < n else None
-                    info.append(None if act is None else (a, b, act, bit[a] | bit[b]))
-            fused.append((1 - p, self.islands[p], self.islands[1 - p], _RING[p],
-                          _RING[1 - p], *lane, len(used) > 2,
-                          sum(1 << (i * n + cols) for i in range(len(used))), tuple(info)))
-        self.fused = tuple(fused)
+                    act = self.M[a, b] if 0 <= a < n and b in self.steps[p][a] else None
+                    moves.append(None if act is None else (a, b, act, bit[a] | bit[b]))
+            lanes += [0, 0] * (len(_DIRS) - len(used))
+            given: dict[str, tuple[int, ...]] = {}
+            for i in range(n):
+                given[self.S[i]] = (bit[i], 0, 0, 0, 0, 1, 0, 0)
+                given[self.X[i]] = (0, 1, 0, 0, 0, 0, 0, 0)
+                given[self.G[i]] = (0, 0, bit[i], 0, 0, 0, 1, 0)
+                given[self.T[i]] = (0, 0, 0, bit[i], 0, 0, 0, 1)
+            for i, rec in enumerate(moves):
+                if rec is not None:
+                    given[rec[2]] = (0, 0, 0, 0, 1 << i, 0, 0, 0)
+            sides.append((1 - p, self.islands[p], self.islands[1 - p], _RING[p], _RING[1 - p],
+                          *lanes, len(used) > 2,
+                          sum(1 << (i * n + cols) for i in range(len(used))),
+                          tuple(moves), given))
+        self.sides = tuple(sides)
+        #: All that CanosaState._play reads of the layout, in one tuple.
+        self.play = (bit, self.n8mask, self.n8freemask, self.sides, self.S, self.X, self.P,
+                     self.G, self.T, self.sq)
 
     def sq(self, i: int) -> list[int]:
         r, c = self.rc[i]
@@ -443,6 +438,8 @@ class CanosaGame(Game):
     #: iterations than legal actions (~20) the search hardly tries each one; 8 lost 1-11
     #: to random play, 30 won 11-1.
     search_iterations: ClassVar[dict[str, int]] = {"easy": 40, "normal": 200, "strong": 800}
+    #: Nothing is hidden: the API battery needs no hidden-information twin.
+    perfect_information: ClassVar[bool] = True
     #: Random games are long (~180 actions) and a position is easy to judge (sailors
     #: scored, and how close each side's sailors are): search plays 8 turns, then judges.
     playout_depth: ClassVar[int] = 16
@@ -521,12 +518,33 @@ class CanosaState(State):
     (square per player) and ``rings`` (each siren's count; a siren only ever holds rings
     of her own colour). ``trail`` is ``last_turn`` as tuples ``(p, action, from, to)``.
     The layout's fixed geometry sits in the slot ``_geo``, outside the compared fields.
+
+    Where the rules are: each is written once, and the public protocol and search's fast
+    path (``clone_fast``, ``apply_fast``, ``random_action_fast``, ``playout_fast``) run
+    the same lines. The fast path only leaves out events, checks and the record.
+
+    * :meth:`_play`: the move generation (§5 A1-A5: the legal actions of the player to
+      move as bit masks, a "move set"), the action application, the turn structure (§4),
+      scoring (:meth:`_score`, §6) and the end of the game (§7). ``apply`` plays through it
+      with events, ``apply_fast`` without, ``playout_fast`` draws and plays many at once
+      from the move sets, ``random_action_fast`` draws one, and :meth:`_moves` asks it for
+      the move set alone.
+    * :meth:`_legal`: the legal list from :meth:`_moves`, and N6 (:meth:`_follows`, tried
+      only where :func:`_n6_may_refuse` says a first action may be refused).
+    * :meth:`_placements`: where a defeated siren may be placed (N4, N12, N13).
+    * :meth:`_why` words the refusals; it never decides what is legal.
+
+    Beside the fields, the slots ``_open``, ``_room`` and ``_ctrl`` hold the position as
+    bit masks (square ``i`` is the bit ``1 << i``), kept up to date by :meth:`_play`:
+    ``_open`` the squares with neither a sailor nor a siren, ``_room`` the sailors holding
+    fewer than 3 rings, ``_ctrl[p]`` the sailors whose top ring is ``p``'s.
     """
 
     #: ``_geo``: the layout's geometry; ``_legal_memo`` / ``_view_memo``: the legal actions
-    #: and the view of this position, worked out once (None: not yet). Slots are not
-    #: compared; every change of the position clears the memos.
-    __slots__ = ("_geo", "_legal_memo", "_view_memo")
+    #: and the view of this position, worked out once (None: not yet); ``_open``,
+    #: ``_room``, ``_ctrl``: the masks. Slots are not compared; every change of the
+    #: position clears the memos.
+    __slots__ = ("_geo", "_legal_memo", "_view_memo", "_open", "_room", "_ctrl")
 
     def __init__(self, game: CanosaGame, seed: int, players: int,
                  options: dict[str, Any]) -> None:
@@ -534,7 +552,7 @@ class CanosaState(State):
         geo = game.geometry(options["layout"])
         self._setup(geo)
         self.actions_left = options["first_turn"]
-        self._check_trapped(True)
+        self._check_trapped(self.log)
 
     def _setup(self, geo: _Geometry) -> None:
         self._geo = geo
@@ -552,6 +570,22 @@ class CanosaState(State):
         self.winner: int | None = None
         self.reason: str | None = None
         self.over = False
+        self._sync_masks()
+
+    def _sync_masks(self) -> None:
+        """The masks (``_open``, ``_room``, ``_ctrl``) worked out from the fields."""
+        bit = self._geo.bit
+        occupied = room = 0
+        ctrl = [0, 0]
+        for i, st in enumerate(self.board):
+            if st is not None:
+                occupied |= bit[i]
+                if len(st) < MAX_RINGS:
+                    room |= bit[i]
+                if st:
+                    ctrl[st[-1] == _RING[SILVER]] |= bit[i]
+        self._room, self._ctrl = room, ctrl
+        self._open = self._geo.all & ~(occupied | bit[self.sirens[0]] | bit[self.sirens[1]])
 
     # -- the protocol -------------------------------------------------------------------
     def to_move(self) -> list[int]:
@@ -570,7 +604,7 @@ class CanosaState(State):
         return legal[:]
 
     def _apply(self, player: int, action: str) -> None:
-        self._do(player, action, True)
+        self._play(None, 1, action, self.log)
 
     def is_over(self) -> bool:
         return self.over
@@ -593,10 +627,8 @@ class CanosaState(State):
         rc = g.rcl
         placing = None
         if self.placing is not None:
-            index = g.index
             placing = {"at": rc[self.placing][:], "siren": 1 - self.player,
-                       "squares": [rc[index[a[1:]]][:]
-                                   for a in self._placements()]}
+                       "squares": [rc[g.parse[a][1]][:] for a in self._placements()]}
         sirens, rings, islands = self.sirens, self.rings, g.islands
         return {
             "game": "canosa",
@@ -620,13 +652,19 @@ class CanosaState(State):
             "outcome": self.outcome(),
         }
 
+    def sheet_group(self) -> str | None:
+        if self.over:
+            return None
+        view = self.view(None)
+        return f"Turn {view['turn'] + 1} (P{view['to_move'][0] + 1})"
+
     def explain_illegal(self, player: int, action: str) -> str:
         return self._why(player, action) or f"{action!r} is not a legal action now"
 
     def clone(self) -> CanosaState:
         """An independent copy (every field is plain data; strings, tuples and the logged
         events, never changed, are shared)."""
-        twin = self._copy(CanosaState)
+        twin = self._copy()
         # Logged events and record entries are never changed once made (events() hands out
         # copies), so the copy shares them: its own lists, the same items.
         twin.log = self.log[:]
@@ -634,45 +672,45 @@ class CanosaState(State):
         twin.options = dict(self.options)
         return twin
 
-    def _copy(self, cls: type[CanosaState]) -> CanosaState:
-        """The same position as a ``cls``, with an empty log and record. The board holds
-        strings and the trail tuples, so shallow list copies are independent."""
-        twin = object.__new__(cls)
+    def _copy(self) -> CanosaState:
+        """The same position, with an empty log and record. The board holds strings and
+        the trail tuples, so shallow list copies are independent."""
+        twin = object.__new__(CanosaState)
         twin.__dict__ = d = self.__dict__.copy()
         twin._geo = self._geo
         twin._legal_memo = self._legal_memo  # the same position: never changed, only copied
         twin._view_memo = self._view_memo
+        twin._open, twin._room, twin._ctrl = self._open, self._room, self._ctrl[:]
         d["log"], d["_actions"] = [], []
         d["board"], d["sirens"], d["rings"] = self.board[:], self.sirens[:], self.rings[:]
         d["scores"], d["rings_out"], d["trail"] = (self.scores[:], self.rings_out[:],
                                                    self.trail[:])
         return twin
 
-    # -- the fast path for search -------------------------------------------------------
+    # -- the fast path for search (pygames.search) --------------------------------------
+    # The protocol's own rules code (_play, _legal), without events, checks and record.
     def clone_fast(self) -> CanosaState:
-        """A copy for search (a :class:`_FastCanosaState`): the same position, an empty
-        log and record."""
-        twin = self._copy(_FastCanosaState)
-        g = self._geo
-        board, bit = self.board, g.bit
-        occ = room = gold = silver = 0
-        for i, st in enumerate(board):
-            if st is not None:
-                occ |= bit[i]
-                if len(st) < MAX_RINGS:
-                    room |= bit[i]
-                if st:
-                    if st[-1] == "0":
-                        gold |= bit[i]
-                    else:
-                        silver |= bit[i]
-        twin._room, twin._ctrl = room, [gold, silver]
-        twin._open = g.all & ~(occ | bit[self.sirens[0]] | bit[self.sirens[1]])
-        return twin
+        """A copy for search: the same position, an empty log and record."""
+        return self._copy()
 
     def apply_fast(self, player: int, action: str) -> None:
-        """Play an action from ``legal_actions(player)``: no checks, no events, no record."""
-        self._do(player, action, False)
+        """Play an action from ``legal_actions(player)``: no checks, no events, no record
+        (:meth:`_play`, as ``apply`` does)."""
+        self._play(None, 1, action, None)
+
+    def random_action_fast(self, player: int, rng: Any) -> str:
+        """One of ``legal_actions(player)`` (``player`` is the one to move), each equally
+        likely: the action :meth:`playout_fast` would play next (:meth:`_play`'s draw,
+        played on a scratch copy)."""
+        twin = self._copy()
+        twin._play(rng.random, 1)
+        return twin.trail[-1][1]
+
+    def playout_fast(self, rng: Any, depth: int) -> bool:
+        """:meth:`State.playout_fast` in one loop: :meth:`_play` drawing and playing
+        ``depth`` actions (:meth:`random_action_fast`'s draw, the same numbers, the same
+        moves)."""
+        return self._play(rng.random, depth)  # type: ignore[return-value]
 
     def estimate(self) -> list[float]:
         """Gold's and Silver's chances, judged: sailors scored count most, then each
@@ -692,162 +730,306 @@ class CanosaState(State):
         return [gold, 1.0 - gold]
 
     # -- legal actions ------------------------------------------------------------------
-    def _free_around(self, c: int) -> list[int]:
-        """Empty non-island squares next to ``c`` (where a defeated siren may be placed:
-        during a placement both sirens stand on ``c``)."""
-        board, sirens = self.board, self.sirens
-        return [q for q in self._geo.n8free[c]
-                if board[q] is None and q != sirens[0] and q != sirens[1]]
+    def _moves(self) -> tuple[int, int, int, int, int]:
+        """The move set of the player to move (not placing), from the move generation in
+        :meth:`_play`: ``(siren moves, attack, gives, takes, sailor moves)``, masks of the
+        squares her siren may move to, 1 if she may attack (else 0), the sailors she may
+        give a ring to and take one from, and her sailor moves (as lanes, see
+        ``_Geometry.sides``). N6 is not applied (:meth:`_legal` does)."""
+        return self._play(None, 1, None, None, True)
 
     def _placements(self) -> list[str]:
-        """The legal P actions. N6 refuses none: after it the attacker can always attack
-        the siren she has just placed once more (see :meth:`_legal`)."""
-        P = self._geo.P
-        return [P[q] for q in self._free_around(self.placing)]  # type: ignore[arg-type]
+        """The legal P actions (N4, N12, N13): the empty squares next to the contested
+        square that are not islands (during a placement both sirens stand on it; the
+        square the attacker left is empty). N6 refuses none: after it the attacker can
+        always attack the siren she has just placed once more (see :meth:`_legal`)."""
+        g = self._geo
+        squares = _placement_squares(g, self.placing, self._open)  # type: ignore[arg-type]
+        return list(g.texts[3][squares])
 
     def _legal(self, p: int, n6: bool) -> list[str]:
-        """Every legal action of ``p`` (not placing); ``n6``: only those a second action
-        can follow (or that win), N6. The filter tries a move only where it can fail."""
+        """Every legal action of ``p`` (not placing), in the order S, X, +, - (by square)
+        and sailor moves (by the sailor's square, then up, left, right, down), from
+        :meth:`_moves`. ``n6``: only those a second action can follow (or that win), N6.
+
+        N6 refuses neither a give nor a take (the other one undoes it), nor an attack
+        (after any placement she may attack again: she still has more rings and the square
+        she leaves is a placement square, N12), nor a siren move off her island (she may
+        step back). It can refuse a siren move from her island, and a sailor move taking
+        the last free square beside her siren: those are tried (:meth:`_follows`) where
+        :func:`_n6_may_refuse` says one may be refused."""
         g = self._geo
-        board = self.board
-        s, o = self.sirens[p], self.sirens[1 - p]
-        rings = self.rings
-        mine = rings[p]
-        ring = _RING[p]
-        n8free = g.n8free
-        S = g.S
-        free = [t for t in n8free[s] if board[t] is None and t != o]
-        m = len(free)
-        # A2 sailor moves, worked out first (the N6 checks below use them).
-        moves: list[str] = []
-        smoves = g.smoves[p]
-        for a in [a for a, st in enumerate(board) if st and st[-1] == ring]:
-            for b, act in smoves[a]:
-                if board[b] is None and b != s and b != o:
-                    moves.append(act)
-        on_island = s == g.islands[p]
-        if n6 and on_island and free:
-            # Leaving the island she cannot step back: a move is sure only if a sailor can
-            # still move or she has a free square beside her new one.
-            parse = g.parse
-            ends = {parse[act][2] for act in moves}
-            out = [S[t] for t in free
-                   if ends - {t}
-                   or any(board[q] is None and q != o for q in n8free[t])
-                   or self._follows(p, S[t])]
-        else:
-            out = [S[t] for t in free]
-        # A5 attack (not onto a siren on her island; a placement square must exist). N6
-        # never refuses one: after any placement the attacker may attack again (she still
-        # has more rings, and the square she leaves is a placement square, N12).
-        if mine > rings[1 - p] and o in g.n8set[s] and o != g.islands[1 - p]:
-            for q in n8free[o]:
-                if board[q] is None:
-                    out.append(g.X[o])
-                    break
-        # A give or a take is never refused by N6 (the other one undoes it). They also
-        # survive a move of another sailor (a take not if a score fills the siren).
-        gives: list[int] = []
-        takes: list[int] = []
-        if mine >= 1:
-            G = g.G
-            for t in g.n8[s]:
-                st = board[t]
-                if st is not None and len(st) <= 2:
-                    out.append(G[t])
-                    gives.append(t)
-        if mine <= 2:
-            T = g.T
-            for t in g.n8[s]:
-                st = board[t]
-                if st and st[-1] == ring:
-                    out.append(T[t])
-                    takes.append(t)
-        if n6 and m < 2:
-            # A sailor move may take her last free square: check where it can matter.
-            island = g.islands[p]
-            near = g.n8set[s]
-            wins = self.scores[p] == TO_WIN - 1
-            parse = g.parse
-            for act in moves:
-                _, a, b = parse[act]
-                if (a in near or (wins and b == island) or any(t != a for t in gives)
-                        or (b != island and any(t != a for t in takes))
-                        or self._follows(p, act)):
-                    out.append(act)
-        else:
-            out += moves
+        free, attack, gives, takes, moves = self._moves()
+        texts = g.texts
+        sirens: Any = texts[0][free]
+        sailors: Any = sorted(_names(g.sides[p][15], moves))
+        s = self.sirens[p]
+        if (n6 and (not free & (free - 1) or s == g.islands[p])
+                and _n6_may_refuse(g, p, s, free, self._open, moves)):
+            follows = self._follows
+            if s == g.islands[p]:  # a siren move into a dead end
+                doubts = _dead_ends(g, free, self._open, moves)
+                sirens = [a for a in sirens if not doubts & g.bit[g.parse[a][1]]
+                          or follows(p, a)]
+            if not free & (free - 1):  # a sailor move onto her last free square
+                near = g.n8mask[s]  # (unless the square it leaves is next to her)
+                sailors = [rec for rec in sailors if near & g.bit[rec[0]]
+                           or follows(p, rec[2])]
+        out = list(sirens)
+        if attack:
+            out.append(g.X[self.sirens[1 - p]])
+        out += texts[1][gives]
+        out += texts[2][takes]
+        out += [rec[2] for rec in sailors]
         return out
 
     def _follows(self, p: int, action: str) -> bool:
-        """Does some legal action follow ``action`` (a siren or sailor move, N6)? Played on
-        a scratch copy."""
-        twin = self.clone_fast()
-        twin._do(p, action, False)
-        return twin.over or bool(twin._legal(p, False))
+        """Does some legal action follow ``action`` (a siren or sailor move, N6), or does
+        it win? Played on a scratch copy."""
+        twin = self._copy()
+        twin._play(None, 1, action, None)
+        return twin.over or any(twin._moves())
 
     # -- playing ------------------------------------------------------------------------
-    def _do(self, p: int, action: str, log: bool) -> None:
+    def _play(self, r: Any, depth: int, action: str | None = None,
+              events: list | None = None, masks: bool = False) -> Any:
+        """Play ``action`` (``r`` None, ``depth`` 1), or ``depth`` actions drawn with ``r``
+        (``random.Random.random``). The one place where the legal actions are generated
+        (§5 A1-A5, as masks), actions are played, turns end (§4), sailors score
+        (:meth:`_score`, §6) and the game ends (§7); ``events``: the log to write to, or
+        None (search). ``masks``: only return the move set of the player to move (see
+        :meth:`_moves`). Returns True if the game ended with actions still to draw
+        (:meth:`State.playout_fast`), else False.
+
+        The draw: one number picks uniformly among the legal actions without making the
+        list, from the move set: siren moves, the attack, gives, takes, then sailor moves,
+        each kind in its mask's bit order (a placement: among its squares). Where N6 may
+        refuse a first action (:func:`_n6_may_refuse`) it draws from the list
+        (:meth:`legal_actions`, which applies N6) instead. A given action is played as the
+        draw from the move set holding only that action (``_Geometry.sides``), so the same
+        lines play it.
+
+        The position is played on local copies (the mover's and the opponent's siren,
+        rings and control mask swap at each turn end) and written back to the state when
+        the loop stops: at the end, or to hand a case to the state's own methods (the
+        draw from the list, the draw cap, a turn end where the next player might be
+        trapped: :meth:`_check_trapped`) and a score (:meth:`_score`)."""
         g = self._geo
-        kind, a, b = g.parse[action]
-        self._legal_memo = self._view_memo = None
-        events = self.log if log else None
-        sq = g.sq
-        if kind == "S":
-            frm = self.sirens[p]
-            self.sirens[p] = a
-            self.trail.append((p, action, frm, a))
-            if events is not None:
-                events.append({"t": "siren", "p": p, "from": sq(frm), "to": sq(a)})
-            self.actions_left -= 1
-        elif kind == "X":
-            frm = self.sirens[p]
-            self.sirens[p] = a
-            self.placing = a
-            self.trail.append((p, action, frm, a))
-            if events is not None:
-                events.append({"t": "attack", "p": p, "from": sq(frm), "to": sq(a)})
-            self.actions_left -= 1
-            return  # the placement follows before the turn can end
-        elif kind == "P":
-            c = self.placing
-            self.sirens[1 - p] = a
-            self.placing = None
-            self.trail.append((p, action, c, a))  # type: ignore[arg-type]
-            if events is not None:
-                events.append({"t": "place", "p": p, "siren": 1 - p, "to": sq(a)})
-        elif kind == "M":
-            board = self.board
-            stack = board[a]
-            board[a] = None
-            self.trail.append((p, action, a, b))
-            if events is not None:
-                events.append({"t": "sailor", "p": p, "from": sq(a), "to": sq(b)})
-            self.actions_left -= 1
-            if b == g.islands[p]:
-                self._score(p, stack, b, events)  # type: ignore[arg-type]
-                if self.over:
-                    return
+        bit, n8mask, n8freemask, sides, S, X, P, G, T, sq = g.play
+        board, sirens, rings, ctrl = self.board, self.sirens, self.rings, self._ctrl
+        cap = self.options["draw_cap"] or 1 << 62  # the turn count that draws the game
+        it = iter(range(depth))  # one action per step; the inner loops share it
+        while True:
+            if self.over:
+                for _ in it:
+                    return True
+                return False
+            p = self.player
+            (q, isl, oisl, ring, oring, m1, s1, m2, s2, m3, s3, m4, s4, wide, rep, moveinfo,
+             given) = sides[p]
+            s, o, mine, theirs, cm, co = sirens[p], sirens[q], rings[p], rings[q], ctrl[p], ctrl[q]
+            open_, room, left, placing = self._open, self._room, self.actions_left, self.placing
+            # The trail grows in place: ``last`` is where the last completed turn's entries
+            # start, ``cur`` where this turn's do (-1: no turn ended yet; the first turn
+            # end filters the trail to the mover's entries, later ones slice it).
+            turn, trail = self.turn, self.trail
+            push = trail.append
+            last = cur = -1
+            played = len(trail)
+            slow = _DONE  # why the loop stopped
+            for _ in it:
+                if placing is not None:  # the attack's placement (see _placements)
+                    if action is None:
+                        m = _placement_squares(g, placing, open_)
+                        k = int(r() * m.bit_count())
+                        while k:
+                            m &= m - 1
+                            k -= 1
+                    else:
+                        m = g.place_bits[action]
+                        action = None
+                    bt = m & -m
+                    t = bt.bit_length() - 1
+                    push((p, P[t], placing, t))
+                    if events is not None:
+                        events.append({"t": "place", "p": p, "siren": q, "to": sq(t)})
+                    o = t
+                    open_ ^= bt
+                    placing = None
+                    if left > 0:
+                        continue
+                else:
+                    if action is None:
+                        # THE move generation (§5), as masks: the move set. A1: an empty
+                        # square next to her, not an island; A5: strictly more rings, next
+                        # to her, not on her island, and a placement square once she has
+                        # moved (N4, N12: the square she leaves counts); A3: a ring to
+                        # give, a sailor next to her with room; A4: a sailor next to her
+                        # with her ring on top, room on her; A2: her sailors' steps
+                        # towards her island (_Geometry.steps, N2) onto empty squares.
+                        near = n8mask[s]
+                        free = n8freemask[s] & open_
+                        n_x = 1 if (mine > theirs and near & bit[o] and o != oisl
+                                    and _placement_squares(g, o, open_ | bit[s])) else 0
+                        gives = near & room if mine else 0
+                        takes = near & cm if mine < MAX_RINGS else 0
+                        if cm:
+                            moves = (cm & m1) << s1 | (cm & m2) << s2
+                            if wide:
+                                moves |= (cm & m3) << s3 | (cm & m4) << s4
+                            moves &= open_ * rep
+                        else:
+                            moves = 0
+                        if masks:
+                            return free, n_x, gives, takes, moves
+                        if (left >= 2 and (not free & (free - 1) or s == isl)
+                                and _n6_may_refuse(g, p, s, free, open_, moves)):
+                            slow = _LIST  # N6 may refuse a first action here
+                            break
+                        n_s = free.bit_count()
+                        n_g = gives.bit_count()
+                        n_t = takes.bit_count()
+                        k = int(r() * (n_s + n_x + n_g + n_t + moves.bit_count()))
+                    else:  # the given action: the draw from the set of just that one
+                        free, n_x, gives, takes, moves, n_s, n_g, n_t = given[action]
+                        action = None
+                        k = 0
+                    if k < n_s:  # A1: the siren moves
+                        while k:
+                            free &= free - 1
+                            k -= 1
+                        bt = free & -free
+                        t = bt.bit_length() - 1
+                        push((p, S[t], s, t))
+                        if events is not None:
+                            events.append({"t": "siren", "p": p, "from": sq(s), "to": sq(t)})
+                        open_ ^= bit[s] | bt
+                        s = t
+                    elif k < n_s + n_x:  # A5: the attack; the placement follows
+                        push((p, X[o], s, o))
+                        if events is not None:
+                            events.append({"t": "attack", "p": p, "from": sq(s), "to": sq(o)})
+                        open_ |= bit[s]
+                        s = placing = o
+                        left -= 1
+                        continue  # the turn cannot end before the placement
+                    else:
+                        k -= n_s + n_x
+                        if k < n_g:  # A3: a ring from her onto the sailor's top
+                            while k:
+                                gives &= gives - 1
+                                k -= 1
+                            bt = gives & -gives
+                            t = bt.bit_length() - 1
+                            stack = board[t] = board[t] + ring  # type: ignore[operator]
+                            mine -= 1
+                            cm |= bt
+                            co &= ~bt
+                            if len(stack) >= MAX_RINGS:
+                                room ^= bt
+                            push((p, G[t], s, t))
+                            if events is not None:
+                                events.append({"t": "give", "p": p, "at": sq(t),
+                                               "rings": [int(ch) for ch in stack]})
+                        elif k < n_g + n_t:  # A4: the sailor's top ring back to her
+                            k -= n_g
+                            while k:
+                                takes &= takes - 1
+                                k -= 1
+                            bt = takes & -takes
+                            t = bt.bit_length() - 1
+                            stack = board[t] = board[t][:-1]  # type: ignore[index]
+                            mine += 1
+                            cm ^= bt
+                            if stack:  # control passes to the owner of the new top ring
+                                if stack[-1] == oring:
+                                    co |= bt
+                                else:
+                                    cm |= bt
+                            room |= bt
+                            push((p, T[t], s, t))
+                            if events is not None:
+                                events.append({"t": "take", "p": p, "at": sq(t),
+                                               "rings": [int(ch) for ch in stack]})
+                        else:  # A2: a sailor moves, from a to b
+                            k -= n_g + n_t
+                            while k:
+                                moves &= moves - 1
+                                k -= 1
+                            a, b, act, ab = moveinfo[(moves & -moves).bit_length() - 1]
+                            stack = board[a]
+                            board[a] = None
+                            push((p, act, a, b))
+                            if events is not None:
+                                events.append({"t": "sailor", "p": p, "from": sq(a),
+                                               "to": sq(b)})
+                            if b == isl:  # it scores (§6)
+                                ba = bit[a]
+                                open_ ^= ba
+                                cm ^= ba
+                                if len(stack) < MAX_RINGS:  # type: ignore[arg-type]
+                                    room ^= ba
+                                rings[p], rings[q] = mine, theirs
+                                self._score(p, stack, b, events)  # type: ignore[arg-type]
+                                mine, theirs = rings[p], rings[q]
+                                if self.over:
+                                    left = 0  # as _end leaves it
+                                    slow = _OVER
+                                    break
+                            else:
+                                board[b] = stack
+                                open_ ^= ab
+                                cm ^= ab
+                                if len(stack) < MAX_RINGS:  # type: ignore[arg-type]
+                                    room ^= ab
+                    left -= 1
+                    if left > 0:
+                        continue
+                # The turn ends (§4): the trail keeps the mover's actions, the draw cap
+                # (N16), the next player's turn, and whether she is trapped (§7, N6).
+                turn += 1
+                if cur < 0:
+                    trail = [e for e in trail if e[0] == p]
+                    push = trail.append
+                    last = 0
+                else:
+                    last = cur
+                cur = len(trail)
+                if turn >= cap:
+                    slow = _DRAW
+                    break
+                if events is not None:
+                    events.append({"t": "turn", "p": q})
+                p = q
+                (q, isl, oisl, ring, oring, m1, s1, m2, s2, m3, s3, m4, s4, wide, rep, moveinfo,
+                 given) = sides[p]
+                s, o, mine, theirs, cm, co = o, s, theirs, mine, co, cm
+                left = 2
+                # Sure of a complete turn: out and back; from her island (she cannot step
+                # back) where N6 refuses nothing even if no sailor of hers could move.
+                free = n8freemask[s] & open_
+                if free and (s != isl or not _n6_may_refuse(g, p, s, free, open_, 0)):
+                    continue
+                slow = _CHECK
+                break
             else:
-                board[b] = stack
-        elif kind == "+":
-            stack = self.board[a] = self.board[a] + _RING[p]  # type: ignore[operator]
-            self.rings[p] -= 1
-            self.trail.append((p, action, self.sirens[p], a))
-            if events is not None:
-                events.append({"t": "give", "p": p, "at": sq(a),
-                               "rings": [int(ch) for ch in stack]})
-            self.actions_left -= 1
-        else:  # "-"
-            stack = self.board[a] = self.board[a][:-1]  # type: ignore[index]
-            self.rings[p] += 1
-            self.trail.append((p, action, self.sirens[p], a))
-            if events is not None:
-                events.append({"t": "take", "p": p, "at": sq(a),
-                               "rings": [int(ch) for ch in stack]})
-            self.actions_left -= 1
-        if self.actions_left <= 0 and self.placing is None:
-            self._end_turn(p, events)
+                slow = _DONE  # the depth is played
+            sirens[p], sirens[q], rings[p], rings[q], ctrl[p], ctrl[q] = s, o, mine, theirs, cm, co
+            self._open, self._room, self.actions_left, self.placing = open_, room, left, placing
+            if last > 0:
+                trail = trail[last:]
+            self.player, self.turn, self.trail = p, turn, trail
+            if len(trail) != played or last >= 0:
+                self._legal_memo = self._view_memo = None  # else nothing was played
+            if slow == _DONE:
+                return False
+            if slow == _LIST:
+                legal = self.legal_actions(p)
+                self._play(None, 1, legal[int(r() * len(legal))], events)
+            elif slow == _CHECK:
+                self._check_trapped(events)
+            elif slow == _DRAW:
+                self._end(None, "draw_cap", events)
 
     def _score(self, p: int, stack: str, at: int, events: list | None) -> None:
         """§6: remove the sailor (done), score it, return one ring per colour (if its siren
@@ -873,30 +1055,10 @@ class CanosaState(State):
         if self.scores[p] >= TO_WIN:
             self._end(p, "sailors", events)
 
-    def _end_turn(self, p: int, events: list | None) -> None:
-        self.turn += 1
-        self.trail = [e for e in self.trail if e[0] == p]
-        cap = self.options["draw_cap"]
-        if cap and self.turn >= cap:
-            self._end(None, "draw_cap", events)
-            return
-        self.player = 1 - p
-        self.actions_left = 2
-        if events is not None:
-            events.append({"t": "turn", "p": self.player})
-        self._check_trapped(events is not None)
-
-    def _check_trapped(self, log: bool) -> None:
+    def _check_trapped(self, events: list | None) -> None:
         """§7 / N6: a player who cannot play a complete turn loses at its start."""
-        p = self.player
-        g = self._geo
-        s, o = self.sirens[p], self.sirens[1 - p]
-        board = self.board
-        if self.placing is None and s != g.islands[p] and any(
-                board[t] is None and t != o for t in g.n8free[s]):
-            return  # out and back is a complete turn
-        if not self.legal_actions(p):
-            self._end(1 - p, "trapped", self.log if log else None)
+        if not self.legal_actions(self.player):
+            self._end(1 - self.player, "trapped", events)
 
     def _end(self, winner: int | None, reason: str, events: list | None) -> None:
         self._legal_memo = self._view_memo = None
@@ -958,7 +1120,7 @@ class CanosaState(State):
                 same = "the same as yours" if mine == theirs else f"more than your {mine}"
                 return (f"the {them} siren has {theirs} ring{'s' * (theirs != 1)}, {same}: "
                         "an attack needs strictly more")
-            if not [q for q in g.n8free[o] if board[q] is None]:
+            if not _placement_squares(g, o, self._open | g.bit[s]):
                 return (f"there is no empty square next to {names[o]} (not an island) to "
                         "place the defeated siren on, so this attack is not possible")
         elif kind in "+-":
@@ -1089,6 +1251,7 @@ class CanosaState(State):
                 raise ValueError(f"{what}: {g.names[i]} already holds a piece")
             board[i] = _rings(rings, what)
         self.board = board
+        self._sync_masks()
         in_play = [self.rings[0], self.rings[1]]
         for st in board:
             if st:
@@ -1139,7 +1302,7 @@ class CanosaState(State):
                 raise ValueError("the attacker (to move) must hold more rings than the "
                                  "defeated siren")
             self.placing = i
-            if not self._free_around(i):
+            if not self._placements():
                 raise ValueError("there is no square to place the defeated siren on")
             if left not in (0, 1):
                 raise ValueError("while placing, actions_left is 0 or 1 (the attack counted)")
@@ -1161,468 +1324,68 @@ class CanosaState(State):
                                  ) from exc
         self.trail = trail
         self._legal_memo = self._view_memo = None
-        self._check_trapped(True)
+        self._check_trapped(self.log)
 
 
-def _nth_bit(mask: int, k: int) -> int:
-    """The index of the ``k``-th lowest set bit of ``mask`` (from 0)."""
-    while k:
-        mask &= mask - 1
-        k -= 1
-    return (mask & -mask).bit_length() - 1
+def _names(table: Any, mask: int) -> list[Any]:
+    """``table[i]`` for each set bit ``i`` of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(table[low.bit_length() - 1])
+        mask ^= low
+    return out
 
 
-def _n6_may_refuse(g: _Geometry, p: int, s: int, free: int, open_: int, ctrl: int) -> bool:
-    """Can N6 refuse one of ``p``'s first actions (the rules code then decides)? ``s``:
-    her siren's square, ``free``: the free squares she may step to, ``open_`` the squares
-    with no piece, ``ctrl`` the sailors she controls (masks). Only if at most one square
-    is free (a sailor move may take it), or she stands on her island (she cannot step back)
-    and some square she may step to has no free square around it while no sailor move ends
-    on another square (see :meth:`CanosaState._legal`)."""
+class _Texts(dict):
+    """``table[i]`` for each set bit ``i`` of a mask, lowest first, as a tuple: a dict from
+    masks, filled on first use (the masks of the squares around one square are few)."""
+
+    def __init__(self, table: tuple[str, ...]) -> None:
+        super().__init__()
+        self.table = table
+
+    def __missing__(self, mask: int) -> tuple[str, ...]:
+        out = self[mask] = tuple(_names(self.table, mask))
+        return out
+
+
+def _placement_squares(g: _Geometry, c: int, open_: int) -> int:
+    """Where a defeated siren may be placed (N4, N12, N13), as a mask: the squares next to
+    the contested square ``c`` that are empty (``open_``: the squares with no piece once
+    the attacker stands on ``c``; the square she left is empty) and not islands."""
+    return g.n8freemask[c] & open_
+
+
+def _n6_may_refuse(g: _Geometry, p: int, s: int, free: int, open_: int, moves: int) -> bool:
+    """Can N6 refuse one of ``p``'s first actions (:meth:`CanosaState._legal` then tries
+    the doubtful ones)? ``s``: her siren's square, ``free``: the squares she may step to,
+    ``open_`` the squares with no piece, ``moves``: her sailor moves (the masks of
+    :meth:`CanosaState._moves`). Only if at most one square is free (a sailor move may
+    take it), or she stands on her island (she cannot step back) and may step into a dead
+    end (:func:`_dead_ends`). Where it says no, a second action can follow every action:
+    the rules code tries none."""
     if not free & (free - 1):
         return True
-    if s != g.islands[p]:
-        return False
-    ends = 0
-    steps = g.stepmask[p]
-    while ctrl:
-        low = ctrl & -ctrl
-        ctrl ^= low
-        ends |= steps[low.bit_length() - 1] & open_
+    return s == g.islands[p] and bool(_dead_ends(g, free, open_, moves))
+
+
+def _dead_ends(g: _Geometry, free: int, open_: int, moves: int) -> int:
+    """The squares of ``free`` (where her siren may step, from her island: she cannot step
+    back) from which she might have no second action: no free square around it and no
+    sailor move (``moves``, as lanes) ending on another square. From any other one she
+    steps on, or moves that sailor."""
+    ends = 0  # where her sailor moves end: the lanes folded onto one another
+    moves >>= g.cols
+    while moves:
+        ends |= moves
+        moves >>= g.n
+    ends &= g.all
     n8freemask = g.n8freemask
+    out = 0
     while free:
         low = free & -free
         free ^= low
         if not ends & ~low and not n8freemask[low.bit_length() - 1] & open_:
-            return True
-    return False
-
-
-class _FastCanosaState(CanosaState):
-    """A copy for search (:meth:`CanosaState.clone_fast`): the same fields, plus bit masks
-    of the board kept up to date by its :meth:`_do` and :meth:`playout_fast` (square ``i``
-    is the bit ``1 << i``): ``_room`` the sailors holding fewer than 3 rings, ``_ctrl[p]``
-    the sailors whose top ring is ``p``'s, ``_open`` the squares with neither a sailor nor
-    a siren. Legal actions come from per-square tables indexed by those masks, with the
-    rules code's own order; the few positions where N6 can refuse a first action
-    (:func:`_n6_may_refuse`: a siren with fewer than 2 free squares, or on her island
-    with a dead end beside her) ask :meth:`CanosaState._legal`. No events are logged and
-    the view is not memoised."""
-
-    __slots__ = ("_room", "_ctrl", "_open")
-
-    def clone_fast(self) -> _FastCanosaState:
-        twin = self._copy(_FastCanosaState)
-        twin._room, twin._ctrl = self._room, self._ctrl[:]
-        twin._open = self._open
-        return twin
-
-    def view(self, player: int | None) -> dict[str, Any]:
-        if player is not None and player not in (GOLD, SILVER):
-            raise ValueError(f"there is no player {player!r} in this game")
-        return self._make_view()  # made afresh: nothing in it is shared
-
-    def legal_actions(self, player: int) -> list[str]:
-        if self.over or player != self.player:
-            return []
-        legal = self._legal_memo
-        if legal is None:
-            legal = self._legal_memo = self._fast_legal(player)
-        return legal[:]
-
-    def _fast_legal(self, p: int) -> list[str]:
-        """:meth:`CanosaState._legal` (or the placements) from the bit tables."""
-        if self.placing is not None:
-            return self._placements()
-        g = self._geo
-        (bit, index, n8mask, n8freemask, stepmask, s_by_mask, g_by_mask, t_by_mask,
-         m_by_mask, islands) = g.fast
-        s, o = self.sirens[p], self.sirens[1 - p]
-        free = n8freemask[s] & self._open
-        if (self.actions_left >= 2 and (free & (free - 1) == 0 or s == islands[p])
-                and _n6_may_refuse(g, p, s, free, self._open, self._ctrl[p])):
-            return self._legal(p, True)  # N6 may refuse a first action here
-        table = s_by_mask[s]
-        out = table.get(free)
-        if out is None:
-            out = table[free] = [g.S[t] for t in g.n8free[s] if free & bit[t]]
-        out = out[:]
-        rings = self.rings
-        mine = rings[p]
-        near = n8mask[s]
-        if (mine > rings[1 - p] and near & bit[o] and o != islands[1 - p]
-                and n8freemask[o] & (self._open | bit[s])):
-            out.append(g.X[o])
-        if mine:
-            m = near & self._room
-            if m:
-                table = g_by_mask[s]
-                part = table.get(m)
-                if part is None:
-                    part = table[m] = [g.G[t] for t in g.n8[s] if m & bit[t]]
-                out += part
-        ctrl = self._ctrl[p]
-        if mine < MAX_RINGS:
-            m = near & ctrl
-            if m:
-                table = t_by_mask[s]
-                part = table.get(m)
-                if part is None:
-                    part = table[m] = [g.T[t] for t in g.n8[s] if m & bit[t]]
-                out += part
-        if ctrl:
-            open_ = self._open
-            steps, tables = stepmask[p], m_by_mask[p]
-            while ctrl:
-                low = ctrl & -ctrl
-                ctrl ^= low
-                a = index[low]
-                m = steps[a] & open_
-                if m:
-                    part = tables[a].get(m)
-                    if part is None:
-                        part = tables[a][m] = [act for b, act in g.smoves[p][a] if m & bit[b]]
-                    out += part
-        return out
-
-    def random_action_fast(self, player: int, rng: Any) -> str:
-        """One of ``legal_actions(player)``, each equally likely, drawn from counts of the
-        masks without making the list: each kind of action (siren moves, the attack,
-        gives, takes, sailor moves) is a set of bits, one number picks a kind and the bit
-        within it (:meth:`_fast_legal`'s rules, from the same masks). Where that asks the
-        rules code (a placement, N6 may refuse) the list is made and one drawn from it."""
-        p = player
-        if self.placing is None and p == self.player and not self.over:
-            (bit, n8mask, n8freemask, island, their_island, S, X, G, T, up, left, right,
-             down, sh_up, sh_left, sh_right, sh_down, rep, moveflat) = self._geo.draw[p]
-            sirens = self.sirens
-            s, o = sirens[p], sirens[1 - p]
-            open_ = self._open
-            free = n8freemask[s] & open_
-            if (self.actions_left < 2 or (free & (free - 1) and s != island)
-                    or not _n6_may_refuse(self._geo, p, s, free, open_, self._ctrl[p])):
-                rings = self.rings
-                mine = rings[p]
-                near = n8mask[s]
-                n_s = free.bit_count()
-                n_x = 1 if (mine > rings[1 - p] and near & bit[o] and o != their_island
-                            and n8freemask[o] & (open_ | bit[s])) else 0
-                ctrl = self._ctrl[p]
-                gives = near & self._room if mine else 0
-                takes = near & ctrl if mine < MAX_RINGS else 0
-                moves = (((ctrl & up) >> sh_up | (ctrl & left) << sh_left
-                          | (ctrl & right) << sh_right | (ctrl & down) << sh_down)
-                         & open_ * rep) if ctrl else 0
-                n_g = gives.bit_count()
-                n_t = takes.bit_count()
-                total = n_s + n_x + n_g + n_t + moves.bit_count()
-                if total:
-                    k = int(rng.random() * total)
-                    if k < n_s:
-                        return S[_nth_bit(free, k)]
-                    k -= n_s
-                    if k < n_x:
-                        return X[o]
-                    k -= n_x
-                    if k < n_g:
-                        return G[_nth_bit(gives, k)]
-                    k -= n_g
-                    if k < n_t:
-                        return T[_nth_bit(takes, k)]
-                    return moveflat[_nth_bit(moves, k - n_t)]  # type: ignore[return-value]
-        legal = self.legal_actions(p)
-        return legal[int(rng.random() * len(legal))]
-
-    def playout_fast(self, rng: Any, depth: int) -> bool:
-        """:meth:`State.playout_fast` in one loop: :meth:`random_action_fast`'s draw (the
-        same numbers, the same moves), played in place on local copies of the position
-        (the mover's and the opponent's siren, rings and control mask swap at each turn
-        end) and written back to the state at the end. What the loop does not do itself
-        it hands to the state's own methods with the position written back first: an
-        action where N6 may refuse one (from the list, as :meth:`random_action_fast`), a
-        turn end where the next player might be trapped or the draw cap ends the game
-        (:meth:`_end_turn`), and a score (:meth:`CanosaState._score`)."""
-        r = rng.random
-        it = iter(range(depth))  # one action per step; the inner loops share it
-        g = self._geo
-        bit, n8mask, n8freemask, fused = g.bit, g.n8mask, g.n8freemask, g.fused
-        S, X, P, G, T = g.S, g.X, g.P, g.G, g.T
-        board, sirens, rings, ctrl = self.board, self.sirens, self.rings, self._ctrl
-        cap = self.options["draw_cap"]
-        final = cap - 1 if cap else 1 << 62  # a turn ending after this many ends the game
-        while True:
-            if self.over:
-                for _ in it:
-                    return True
-                return False
-            p = self.player
-            (q, isl, oisl, ring, oring, m1, s1, m2, s2, m3, s3, m4, s4, wide, rep,
-             moveinfo) = fused[p]
-            s, o, mine, theirs, cm, co = sirens[p], sirens[q], rings[p], rings[q], ctrl[p], ctrl[q]
-            open_, room, left, placing = self._open, self._room, self.actions_left, self.placing
-            # The trail grows in place: ``last`` is where the last completed turn's entries
-            # start, ``cur`` where this turn's do (-1: no turn ended yet; the first turn
-            # end filters the trail as _end_turn does).
-            turn, trail = self.turn, self.trail
-            push = trail.append
-            last = cur = -1
-            played = len(trail)
-            slow = 0  # why the loop stopped: 1 draw from the list, 2 end the turn, 3 game over
-            for _ in it:
-                if placing is not None:  # the attack's placement: one of the free squares
-                    m = n8freemask[placing] & open_
-                    k = int(r() * m.bit_count())
-                    while k:
-                        m &= m - 1
-                        k -= 1
-                    t = (m & -m).bit_length() - 1
-                    push((p, P[t], placing, t))
-                    o = t
-                    open_ ^= m & -m
-                    placing = None
-                    if left > 0:
-                        continue
-                else:
-                    free = n8freemask[s] & open_
-                    if (left >= 2 and (not free & (free - 1) or s == isl)
-                            and _n6_may_refuse(g, p, s, free, open_, cm)):
-                        slow = 1  # N6 may refuse a first action here
-                        break
-                    near = n8mask[s]
-                    n_s = free.bit_count()
-                    n_x = 1 if (mine > theirs and near & bit[o] and o != oisl
-                                and n8freemask[o] & (open_ | bit[s])) else 0
-                    gives = near & room if mine else 0
-                    takes = near & cm if mine < MAX_RINGS else 0
-                    if cm:
-                        moves = (cm & m1) << s1 | (cm & m2) << s2
-                        if wide:
-                            moves |= (cm & m3) << s3 | (cm & m4) << s4
-                        moves &= open_ * rep
-                    else:
-                        moves = 0
-                    n_g = gives.bit_count()
-                    n_t = takes.bit_count()
-                    total = n_s + n_x + n_g + n_t + moves.bit_count()
-                    if not total:
-                        slow = 1
-                        break
-                    k = int(r() * total)
-                    if k < n_s:  # a siren move
-                        while k:
-                            free &= free - 1
-                            k -= 1
-                        t = (free & -free).bit_length() - 1
-                        push((p, S[t], s, t))
-                        open_ ^= bit[s] | free & -free
-                        s = t
-                    elif k < n_s + n_x:  # the attack: the placement follows
-                        push((p, X[o], s, o))
-                        open_ |= bit[s]
-                        s = placing = o
-                        left -= 1
-                        continue
-                    else:
-                        k -= n_s + n_x
-                        if k < n_g:  # a give
-                            while k:
-                                gives &= gives - 1
-                                k -= 1
-                            bt = gives & -gives
-                            t = bt.bit_length() - 1
-                            st = board[t] = board[t] + ring  # type: ignore[operator]
-                            mine -= 1
-                            cm |= bt
-                            co &= ~bt
-                            if len(st) >= MAX_RINGS:
-                                room ^= bt
-                            push((p, G[t], s, t))
-                        elif k < n_g + n_t:  # a take
-                            k -= n_g
-                            while k:
-                                takes &= takes - 1
-                                k -= 1
-                            bt = takes & -takes
-                            t = bt.bit_length() - 1
-                            st = board[t] = board[t][:-1]  # type: ignore[index]
-                            mine += 1
-                            cm ^= bt
-                            if st:
-                                if st[-1] == oring:
-                                    co |= bt
-                                else:
-                                    cm |= bt
-                            room |= bt
-                            push((p, T[t], s, t))
-                        else:  # a sailor move
-                            k -= n_g + n_t
-                            while k:
-                                moves &= moves - 1
-                                k -= 1
-                            a, b, act, ab = moveinfo[(moves & -moves).bit_length() - 1]
-                            stack = board[a]
-                            board[a] = None
-                            push((p, act, a, b))
-                            if b == isl:  # it scores
-                                ba = bit[a]
-                                open_ ^= ba
-                                cm ^= ba
-                                if len(stack) < MAX_RINGS:  # type: ignore[arg-type]
-                                    room ^= ba
-                                left -= 1
-                                rings[p], rings[q] = mine, theirs
-                                self._score(p, stack, b, None)  # type: ignore[arg-type]
-                                mine, theirs = rings[p], rings[q]
-                                if self.over:
-                                    left = 0  # as _end leaves it
-                                    slow = 3
-                                    break
-                                if left > 0:
-                                    continue
-                                left += 1  # taken once more below
-                            else:
-                                board[b] = stack
-                                open_ ^= ab
-                                cm ^= ab
-                                if len(stack) < MAX_RINGS:  # type: ignore[arg-type]
-                                    room ^= ab
-                    left -= 1
-                    if left > 0:
-                        continue
-                # The turn ends (CanosaState._end_turn): the next player is sure to have a
-                # complete turn if her siren is off her island with a free square beside her.
-                if turn >= final:
-                    slow = 2
-                    break
-                if o == oisl or not n8freemask[o] & open_:
-                    free = n8freemask[o] & open_  # can she play a whole turn? (_legal)
-                    if o != oisl or _n6_may_refuse(g, q, o, free, open_, co):
-                        slow = 2
-                        break
-                turn += 1
-                if cur < 0:
-                    trail = [e for e in trail if e[0] == p]
-                    push = trail.append
-                    last = 0
-                else:
-                    last = cur
-                cur = len(trail)
-                p = q
-                (q, isl, oisl, ring, oring, m1, s1, m2, s2, m3, s3, m4, s4, wide, rep,
-                 moveinfo) = fused[p]
-                s, o, mine, theirs, cm, co = o, s, theirs, mine, co, cm
-                left = 2
-            else:
-                slow = 4  # the depth is played
-            sirens[p], sirens[q], rings[p], rings[q], ctrl[p], ctrl[q] = s, o, mine, theirs, cm, co
-            self._open, self._room, self.actions_left, self.placing = open_, room, left, placing
-            if last > 0:
-                trail = trail[last:]
-            self.player, self.turn, self.trail = p, turn, trail
-            if len(trail) != played or last >= 0:
-                self._legal_memo = None  # else nothing was played: the memo still holds
-            if slow == 1:
-                legal = self.legal_actions(p)
-                self._do(p, legal[int(r() * len(legal))])
-            elif slow == 2:
-                self._end_turn(p, None)
-            elif slow == 4:
-                return False
-
-    def _end_turn(self, p: int, events: list | None) -> None:
-        """:meth:`CanosaState._end_turn` and its trapped check, from the masks."""
-        self.turn += 1
-        self.trail = [e for e in self.trail if e[0] == p]
-        cap = self.options["draw_cap"]
-        if cap and self.turn >= cap:
-            self._end(None, "draw_cap", None)
-            return
-        self.player = q = 1 - p
-        self.actions_left = 2
-        g = self._geo
-        s = self.sirens[q]
-        if s != g.islands[q] and g.n8freemask[s] & self._open:
-            return  # out and back is a complete turn
-        if not self.legal_actions(q):
-            self._end(p, "trapped", None)
-
-    def _do(self, p: int, action: str, log: bool = False) -> None:
-        """:meth:`CanosaState._do` without events (``log`` is ignored), keeping the masks."""
-        g = self._geo
-        kind, a, b = g.parse[action]
-        self._legal_memo = None
-        if kind == "M":
-            board = self.board
-            stack = board[a]
-            board[a] = None
-            bit = g.bit
-            ba = bit[a]
-            ctrl = self._ctrl
-            self._open ^= ba
-            ctrl[p] ^= ba
-            room = len(stack) < MAX_RINGS  # type: ignore[arg-type]
-            if room:
-                self._room ^= ba
-            self.trail.append((p, action, a, b))
-            self.actions_left -= 1
-            if b == g.islands[p]:
-                self._score(p, stack, b, None)  # type: ignore[arg-type]
-                if self.over:
-                    return
-            else:
-                board[b] = stack
-                bb = bit[b]
-                self._open ^= bb
-                ctrl[p] |= bb
-                if room:
-                    self._room |= bb
-        elif kind == "S":
-            sirens = self.sirens
-            frm = sirens[p]
-            self.trail.append((p, action, frm, a))
-            sirens[p] = a
-            bit = g.bit
-            self._open ^= bit[frm] | bit[a]
-            self.actions_left -= 1
-        elif kind == "+":
-            board = self.board
-            stack = board[a] = board[a] + _RING[p]  # type: ignore[operator]
-            self.rings[p] -= 1
-            ba = g.bit[a]
-            ctrl = self._ctrl
-            ctrl[p] |= ba
-            ctrl[1 - p] &= ~ba
-            if len(stack) >= MAX_RINGS:
-                self._room ^= ba
-            self.trail.append((p, action, self.sirens[p], a))
-            self.actions_left -= 1
-        elif kind == "-":
-            board = self.board
-            stack = board[a] = board[a][:-1]  # type: ignore[index]
-            self.rings[p] += 1
-            ba = g.bit[a]
-            ctrl = self._ctrl
-            ctrl[p] &= ~ba
-            if stack:
-                ctrl[stack[-1] == "1"] |= ba
-            self._room |= ba
-            self.trail.append((p, action, self.sirens[p], a))
-            self.actions_left -= 1
-        elif kind == "X":
-            sirens = self.sirens
-            frm = sirens[p]
-            self.trail.append((p, action, frm, a))
-            sirens[p] = a
-            self._open |= g.bit[frm]
-            self.placing = a
-            self.actions_left -= 1
-            return  # the placement follows before the turn can end
-        else:  # "P"
-            self.trail.append((p, action, self.placing, a))  # type: ignore[arg-type]
-            self.sirens[1 - p] = a
-            self._open ^= g.bit[a]
-            self.placing = None
-        if self.actions_left <= 0 and self.placing is None:
-            self._end_turn(p, None)
-
-    apply_fast = _do  # type: ignore[assignment]  # one call fewer per action
+            out |= low
+    return out

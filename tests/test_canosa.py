@@ -6,6 +6,11 @@ the notation and refused actions — all through the public protocol (``apply`` 
 ``legal_actions`` / ``view`` / ``events``), with positions built by
 :meth:`CanosaGame.from_position` so they stay valid whatever the default layout is.
 
+The engine writes each rule once (``CanosaState._play``, ``_legal``); the tests at the end
+check it against a plain reading of §5 and N6 off the view (``_reference_legal``), and
+search's fast path (``clone_fast`` / ``apply_fast`` / ``random_action_fast`` /
+``playout_fast``) against the public protocol, from ordinary and odd positions.
+
 Squares are written ``[row, col]`` as in the spec; actions use the engine's notation
 (column letter + row number: ``[0, 0]`` is ``a1``, ``[3, 4]`` is ``e4``).
 """
@@ -197,6 +202,27 @@ def test_9_6_trapped_by_the_opponents_turn():
     assert [e["t"] for e in state.events(None)] == ["give", "siren", "turn", "end"]
     assert state.events(None)[2:] == [{"t": "turn", "p": SILVER},
                                       {"t": "end", "winners": [GOLD], "reason": "trapped"}]
+
+
+def test_9_6_trapped_on_her_island_by_the_opponents_turn():
+    # Gold has not left her island: her one exit b1 leads on only to c1. Silver's siren
+    # walks onto c1: b1 is now a dead end, Gold has no complete turn and loses at once.
+    walls = [([1, 0], []), ([1, 1], []), ([1, 2], [])]
+    start = make(([0, 0], 0), ([1, 4], 0), walls, to_move=SILVER)
+    assert start.legal_actions(SILVER)[:2] == ["Sd1", "Se1"]
+    for fast in (False, True):
+        state = start.clone_fast() if fast else start.clone()
+        for action in ("Sd1", "Sc1"):
+            state.apply_fast(SILVER, action) if fast else state.apply(SILVER, action)
+        assert state.outcome() == {"winners": [SILVER], "ranks": [2, 1], "scores": [0, 0],
+                                   "reason": "trapped"}
+        assert fast or [e["t"] for e in state.events(None)] == ["siren", "siren", "turn",
+                                                                 "end"]
+    # With d1 free too, b1 is no dead end: Gold plays on.
+    state = start.clone()
+    state.apply(SILVER, "Sd1")
+    state.apply(SILVER, "Se1")
+    assert state.to_move() == [GOLD] and state.legal_actions(GOLD) == ["Sb1"]
 
 
 def test_9_6_one_action_and_nothing_after_it_is_a_loss():
@@ -488,6 +514,15 @@ def test_positions_by_hand_round_trip_through_the_view():
     (lambda p: p.update(layout="huge"), "layout"),
     (lambda p: p.update(placing={"at": [1, 1]}), "both sirens"),
     (lambda p: p["sailors"].append({"at": [2, 2], "rings": [2]}), "colours"),
+    (lambda p: p.update(sirens=[p["sirens"][0]]), "two entries"),
+    (lambda p: p["sirens"][1].pop("at"), "must be {'at'"),
+    (lambda p: p.update(sailors={"at": [2, 2]}), "sailors must be a list"),
+    (lambda p: p["sailors"].append([[2, 2]]), "must be {'at'"),
+    (lambda p: p["sailors"].append({"at": "zz", "rings": []}), "not a square"),
+    (lambda p: p["sailors"].append({"at": [2], "rings": []}), r"not a square \[row, col\]"),
+    (lambda p: p.update(turn=-1), "count of completed turns"),
+    (lambda p: p.update(placing=[4, 4]), "placing must be None"),
+    (lambda p: p.update(last_turn=[{"p": 0}]), "last_turn entry"),
 ])
 def test_invalid_positions_are_refused(change, match):
     position = pos(([4, 4], 2), ([5, 5], 2), [([1, 1], [GOLD])])
@@ -643,6 +678,10 @@ def test_layouts_come_from_the_data_file(tmp_path):
     (lambda d: d["standard"].update(colour="red"), "unknown key"),
     (lambda d: d["standard"].update(names={"en": "x"}), "names"),
     (lambda d: d.clear(), "non-empty"),
+    (lambda d: d.update({"": d["standard"]}), "non-empty text"),
+    (lambda d: d["standard"].update(sailors=[]), "non-empty list"),
+    (lambda d: d["standard"]["sailors"].append([[0, 1]]), r"must be \[\[r, c\], \[rings\]\]"),
+    (lambda d: d["standard"].update(islands=["a1", "zz"]), "not a square"),
 ])
 def test_bad_layout_data_is_a_clear_error(tmp_path, change, match):
     data = json.loads(json.dumps(LAYOUTS))
@@ -742,6 +781,53 @@ def test_junk_and_illegal_actions_are_refused_without_change():
         state.apply(GOLD, "hello")
     with pytest.raises(IllegalAction, match="off the 6x6 board"):
         state.apply(GOLD, "Sg7")
+
+
+def test_more_refusals_say_why():
+    # While the attacker must place the defeated siren.
+    state = make(([3, 3], 3), ([3, 4], 2), [([2, 5], [GOLD])], actions_left=1)
+    state.apply(GOLD, "Xe4")
+    refuse(state, GOLD, "Pa1", "must be placed next to e4")
+    refuse(state, GOLD, "Pf3", "f3 is not empty")
+    state = make(([4, 4], 3), ([4, 5], 2), [], actions_left=1)
+    state.apply(GOLD, "Xf5")
+    refuse(state, GOLD, "Pf6", "never be placed on an island")
+    # An attack on a square where she is not; a siren move N6 refuses.
+    refuse(make(([3, 3], 3), ([3, 4], 2), []), GOLD, "Xc3", "siren is not on c3")
+    state = _edge(([0, 2], 0), ([4, 2], 2), _RINGLESS + [([1, 4], [])])
+    refuse(state, GOLD, "Sb1", "no legal second action")
+    # A sailor move N6 refuses: it scores, fills her siren (no take) and leaves nothing.
+    boxed = [([4, 0], [SILVER] * 3), ([4, 1], [SILVER, SILVER, GOLD]),
+             ([5, 1], [SILVER, GOLD, SILVER]), ([3, 1], []), ([0, 1], [GOLD])]
+    state = make(([5, 0], 2), ([5, 5], 0), boxed, scores=(2, 0))
+    assert state.legal_actions(GOLD) == ["-b5"]
+    refuse(state, GOLD, "b1-a1", "no legal second action")
+    # A sailor "move" that is no step at all: said why by the same words.
+    state = make(([2, 2], 2), ([5, 5], 2), [([3, 3], [GOLD])])
+    refuse(state, GOLD, "d4-d6", "not such a step")
+    refuse(state, GOLD, "a1-a3", "no sailor on a1")
+    # A legal last action gets the plain words (nothing is wrong with it).
+    one = make(([2, 2], 2), ([5, 5], 2), [([3, 3], [GOLD])], actions_left=1)
+    assert one.explain_illegal(GOLD, "Sb2") == "'Sb2' is not a legal action now"
+    # Positions: not a dict, options that contradict it; determinise for no seat.
+    with pytest.raises(ValueError, match="object"):
+        GAME.from_position([])
+    with pytest.raises(ValueError, match="layout"):
+        GAME.from_position({**state.view(None), "layout": "small"},
+                           options={"layout": "standard"})
+    with pytest.raises(ValueError, match="no seat"):
+        GAME.determinize(2, state.view(None), [], pygames.Rng(1))
+    # A position mid-attack must be a real one.
+    attack = pos(([3, 4], 2), ([3, 4], 2), [], actions_left=1, placing={"at": [3, 4]})
+    with pytest.raises(ValueError, match="more rings"):
+        GAME.from_position(attack)
+    attack = pos(([3, 4], 3), ([3, 4], 2), [], actions_left=2, placing={"at": [3, 4]})
+    with pytest.raises(ValueError, match="actions_left is 0 or 1"):
+        GAME.from_position(attack)
+    walls = [([r, c], []) for r in (0, 1) for c in (0, 1, 2) if [r, c] not in ([0, 0], [0, 1])]
+    attack = pos(([0, 1], 3), ([0, 1], 2), walls, actions_left=1, placing={"at": [0, 1]})
+    with pytest.raises(ValueError, match="no square to place"):
+        GAME.from_position(attack)
 
 
 def test_determinise_rebuilds_the_same_state():
@@ -856,6 +942,120 @@ def test_a_fast_playout_from_odd_positions_is_the_public_protocols_game(name):
     assert ended or name.startswith("edge")
 
 
+def _reference_actions(state, p):
+    """§5 read plainly off the view (no masks, no tables): ``p``'s actions before N6, in
+    the engine's order: siren moves, the attack, gives, takes (each by square), then
+    sailor moves (by the sailor's square, then up, left, right, down). During a
+    placement: the P actions."""
+    v = state.view(None)
+    rows, cols = v["rows"], v["cols"]
+    islands = [tuple(x) for x in v["islands"]]
+    me, them = v["sirens"][p], v["sirens"][1 - p]
+    s, o = tuple(me["at"]), tuple(them["at"])
+    stacks = {tuple(x["at"]): x["rings"] for x in v["sailors"]}
+
+    def around(x):
+        return [(x[0] + dr, x[1] + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                if (dr or dc) and 0 <= x[0] + dr < rows and 0 <= x[1] + dc < cols]
+
+    def empty(x):
+        return x not in stacks and x != s and x != o
+
+    if v["placing"] is not None:  # N4, N12, N13: both sirens stand on the contested square
+        c = tuple(v["placing"]["at"])
+        return ["P" + sq(*t) for t in around(c) if t not in islands and t not in stacks]
+    out = ["S" + sq(*t) for t in around(s) if empty(t) and t not in islands]       # A1
+    if (me["rings"] > them["rings"] and o in around(s) and o != islands[1 - p]    # A5
+            and any(t not in islands and t not in stacks for t in around(o))):
+        out.append("X" + sq(*o))
+    if me["rings"] >= 1:                                                          # A3
+        out += ["+" + sq(*t) for t in around(s) if t in stacks and len(stacks[t]) <= 2]
+    if me["rings"] <= 2:                                                          # A4
+        out += ["-" + sq(*t) for t in around(s) if stacks.get(t) and stacks[t][-1] == p]
+    home = islands[p]
+    for a in sorted(stacks):                                                      # A2
+        if stacks[a] and stacks[a][-1] == p:
+            for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)):
+                b = (a[0] + dr, a[1] + dc)
+                if (0 <= b[0] < rows and 0 <= b[1] < cols and b != islands[1 - p] and empty(b)
+                        and abs(b[0] - home[0]) + abs(b[1] - home[1])
+                        == abs(a[0] - home[0]) + abs(a[1] - home[1]) - 1):
+                    out.append(f"{sq(*a)}-{sq(*b)}")
+    return out
+
+
+def _n6_reference(state, p):
+    """N6 spelled out: the first actions after which a second one can be played (or that
+    win), each tried on a copy; an attack after each of its placements."""
+    def goes_on(twin):
+        return twin.is_over() or bool(twin.legal_actions(p))
+
+    out = []
+    for action in _reference_actions(state, p):
+        twin = state.clone_fast()
+        twin.apply_fast(p, action)
+        if twin.placing is not None:
+            ok = True
+            for place in twin.legal_actions(p):
+                after = twin.clone_fast()
+                after.apply_fast(p, place)
+                ok = ok and goes_on(after)
+        else:
+            ok = goes_on(twin)
+        if ok:
+            out.append(action)
+    return out
+
+
+def _reference_legal(state, p):
+    """``legal_actions(p)`` by the plain reading: the reference actions, N6 on a first
+    action."""
+    if state.is_over() or state.to_move() != [p]:
+        return []
+    v = state.view(None)
+    if v["placing"] is None and v["actions_left"] >= 2:
+        return _n6_reference(state, p)
+    return _reference_actions(state, p)
+
+
+def _random_positions(seeds=6):
+    """Positions along random games (both first-turn options, the small and the
+    mid-edge-island layouts) and from the odd positions, each with the player to move."""
+    for game, options in ((GAME, {}), (GAME, {"first_turn": 2}), (GAME, {"layout": "small"}),
+                          (EDGE, {"draw_cap": 400})):
+        for seed in range(seeds):
+            state = game.new_game(seed=seed, options=options)
+            rng = random.Random(seed)
+            while not state.is_over():
+                yield state
+                p = state.to_move()[0]
+                state.apply(p, rng.choice(state.legal_actions(p)))
+    for name, make_start in FAST_POSITIONS.items():
+        state = make_start()
+        rng = random.Random(len(name))
+        for _ in range(60):
+            if state.is_over():
+                break
+            yield state
+            p = state.to_move()[0]
+            state.apply(p, rng.choice(state.legal_actions(p)))
+
+
+def test_legal_actions_are_the_plain_reading_of_the_rules():
+    """The one move generation (masks, in CanosaState._play) and N6 (tried only where
+    _n6_may_refuse says it may refuse) against §5 and N6 read plainly off the view, on the
+    public state and on a fast copy, for both players, from every point of random games."""
+    n = 0
+    for state in _random_positions():
+        fast = state.clone_fast()
+        for p in (GOLD, SILVER):
+            want = _reference_legal(state, p)
+            assert state.legal_actions(p) == want, (state.view(None), p)
+            assert fast.legal_actions(p) == want
+        n += 1
+    assert n > 2000
+
+
 def test_the_fast_draw_asks_the_rules_code_where_n6_can_refuse():
     from pygames.canosa import _n6_may_refuse
     # Leaving the mid-edge island: b1 and d1 are free, but from either she could do
@@ -867,38 +1067,51 @@ def test_the_fast_draw_asks_the_rules_code_where_n6_can_refuse():
     assert state.legal_actions(GOLD) == ["Sd1"]
     fast = state.clone_fast()
     geo = fast._geo
-    free = geo.n8freemask[geo.islands[GOLD]] & fast._open
-    assert free.bit_count() == 2
-    assert _n6_may_refuse(geo, GOLD, geo.islands[GOLD], free, fast._open, fast._ctrl[GOLD])
+    island = geo.islands[GOLD]
+    free, _, _, _, moves = fast._moves()
+    assert free == geo.n8freemask[island] & fast._open and free.bit_count() == 2
+    assert _n6_may_refuse(geo, GOLD, island, free, fast._open, moves)
     assert fast.legal_actions(GOLD) == ["Sd1"]
     assert {fast.random_action_fast(GOLD, random.Random(seed)) for seed in range(20)} == {"Sd1"}
-    # With a sailor of hers able to move elsewhere, nothing is refused (and the fast
-    # path does not ask).
+    # With a sailor of hers able to move elsewhere, nothing is refused (and the rules code
+    # does not try).
     state = _edge(([0, 2], 0), ([4, 2], 2), [*_RINGLESS[:4], ([1, 3], [GOLD]),
                                               ([2, 4], [GOLD]), ([1, 4], [])])
     fast = state.clone_fast()
-    free = geo.n8freemask[geo.islands[GOLD]] & fast._open
-    assert not _n6_may_refuse(geo, GOLD, geo.islands[GOLD], free, fast._open,
-                              fast._ctrl[GOLD])
+    free, _, _, _, moves = fast._moves()
+    assert moves and not _n6_may_refuse(geo, GOLD, island, free, fast._open, moves)
     assert state.legal_actions(GOLD) == state._legal(GOLD, False) == fast.legal_actions(GOLD)
-    # In random games: wherever the fast path does not ask, N6 refuses nothing.
+    assert _n6_may_refuse(geo, GOLD, island, free, fast._open, 0)  # a dead end without them
+    # In random games: wherever the rules code does not try, N6 refuses nothing.
     sure = 0
-    for game, options in ((GAME, {"first_turn": 2}), (GAME, {"layout": "small"}),
-                          (EDGE, {"draw_cap": 400})):
-        for seed in range(12):
-            state = game.new_game(seed=seed, options=options)
-            rng = random.Random(seed)
-            while not state.is_over():
-                p = state.to_move()[0]
-                if state.placing is None and state.actions_left >= 2:
-                    fast = state.clone_fast()
-                    s = state.sirens[p]
-                    free = state._geo.n8freemask[s] & fast._open
-                    if not _n6_may_refuse(state._geo, p, s, free, fast._open, fast._ctrl[p]):
-                        assert state._legal(p, True) == state._legal(p, False)
-                        sure += s == state._geo.islands[p]
-                state.apply(p, rng.choice(state.legal_actions(p)))
+    for state in _random_positions(12):
+        p = state.to_move()[0]
+        if state.placing is None and state.actions_left >= 2:
+            s = state.sirens[p]
+            free, _, _, _, moves = state._moves()
+            if not _n6_may_refuse(state._geo, p, s, free, state._open, moves):
+                assert _n6_reference(state, p) == _reference_actions(state, p)
+                sure += s == state._geo.islands[p]
     assert sure > 50
+
+
+def test_the_estimate_reads_the_position_alone():
+    """estimate (search's judgement of a playout cut short) is the same on a fast copy, on
+    the state rebuilt from the view, and after the same moves by the fast path; it sums to
+    1 and favours the side with more sailors home."""
+    for state in _random_positions(2):
+        fast = state.clone_fast()
+        twin = GAME.from_position(state.view(None), options=state.options) if (
+            state.options["layout"] != "edge") else fast
+        gold, silver = state.estimate()
+        assert fast.estimate() == twin.estimate() == [gold, silver]
+        assert 0 < gold < 1 and abs(gold + silver - 1) < 1e-12
+    ahead = make(([2, 2], 2), ([3, 3], 2), [([1, 1], [GOLD]), ([4, 4], [SILVER])], scores=(2, 0))
+    level = make(([2, 2], 2), ([3, 3], 2), [([1, 1], [GOLD]), ([4, 4], [SILVER])])
+    assert ahead.estimate()[GOLD] > level.estimate()[GOLD] == pytest.approx(0.5)
+    nearer = make(([2, 2], 2), ([3, 3], 2), [([0, 1], [GOLD]), ([4, 4], [SILVER])])
+    assert nearer.estimate()[GOLD] > 0.5 > nearer.estimate()[SILVER]
+    assert make(([2, 2], 3), ([3, 3], 1), []).estimate()[GOLD] > 0.5
 
 
 def test_the_game_is_registered():
