@@ -359,6 +359,27 @@ class KiriaiState(State):
             view["playable"] = self._playable(player)
         return view
 
+    def sheet_group(self) -> str | None:
+        return "Setup" if self.phase == "setup" else f"Round {self.round}"
+
+    def hidden_twin(self, viewer: int | None) -> KiriaiState | None:
+        """Another opponent's program (or secret start), and the opponent's unplayed
+        special swapped with the one nobody saw: what ``viewer`` cannot tell apart."""
+        twin = self.clone()
+        changed = False
+        for p in (RED, BLUE):
+            if p == viewer:
+                continue
+            if twin.pending[p] is not None:
+                others = ([a for a in twin._programs(p) if a != twin.pending[p]]
+                          if twin.phase == "program"
+                          else ["2H" if twin.pending[p] != "2H" else "4E"])
+                twin.pending[p], changed = others[0], True
+            if not twin.spent[p]:
+                twin.special[p], twin._unused_special = twin._unused_special, twin.special[p]
+                changed = True
+        return twin if changed else None
+
     def estimate(self) -> list[float]:
         """Red's and Blue's chances, judged without playing on (search's cut-short
         playout): a logistic of the wounds each is ahead, the strikes each could land from
