@@ -6,6 +6,8 @@
                                          build, then serve dist/ and the link-play relay
                                          on http://127.0.0.1:N (8000); --host 0.0.0.0 for a LAN
     python build.py test [pytest args]   .venv + ruff + build + pytest (Chromium via Playwright)
+    python build.py test --quick [args]  .venv + ruff + the CPython tests that need neither
+                                         Chromium nor dist/ (-m "not browser and not dist")
     python build.py bench                CPython playouts/s, page-ready times and main-thread
                                          tasks in Chromium (bench.py)
 
@@ -567,14 +569,21 @@ def run_tests(pytest_args: list[str], processes: int = 2) -> int:
     Two suits a 2-core machine: the engine tests keep one core busy while a browser test
     waits on Chromium. Arguments that choose their own ``-n``/``--numprocesses``, turn
     xdist off (``-p no:xdist``) or debug (``--pdb``, ``--trace``) run as given.
+    ``--quick``: no build and no Chromium, only the tests that need neither.
     """
+    quick = "--quick" in pytest_args
+    pytest_args = [a for a in pytest_args if a != "--quick"]
     py = ensure_venv()
     log("ruff check .")
     if subprocess.run([str(py), "-m", "ruff", "check", "."], cwd=ROOT).returncode != 0:
         print("ruff found lint errors (see above)", file=sys.stderr)
         return 1
-    build()
-    chromium = require_chromium(py)
+    if quick:
+        pytest_args = ["-m", "not browser and not dist", *pytest_args]
+        chromium = ""
+    else:
+        build()
+        chromium = require_chromium(py)
     args = [*os.environ.get("PYTEST_ADDOPTS", "").split(), *pytest_args]
     own = any(
         a in ("-n", "--numprocesses", "--pdb", "--trace")

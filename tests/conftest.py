@@ -10,8 +10,10 @@ Fixtures provided here:
 - Every browser context (``context``, ``page``, ``new_context()``) aborts any request to a
   host other than 127.0.0.1/localhost; the test fails listing them. Note that Playwright
   disables the HTTP cache of a context that has routes.
-- Tests that use a Playwright fixture get the ``browser`` marker, so ``-m "not browser"``
-  runs the engine tests only. Default Playwright timeouts are 60 s.
+- Tests that use a Playwright fixture get the ``browser`` marker, those that need the built
+  dist/ (``server_url``, ``dist``, test_build.py) the ``dist`` marker: ``python build.py
+  test --quick`` runs ``-m "not browser and not dist"``, every CPython test that needs
+  neither Chromium nor a build. Default Playwright timeouts are 60 s.
 - Safe under pytest-xdist (``python build.py test`` runs ``-n 2``): each worker serves dist/
   on its own port with its own link-play relay, and only one process at a time builds a
   missing dist/. A test marked ``alone``, or one that calls ``long_tasks`` (it times the
@@ -40,6 +42,20 @@ ROOT = Path(__file__).resolve().parent.parent
 for _p in (ROOT / "web", ROOT):
     if str(_p) not in sys.path:
         sys.path.insert(0, str(_p))
+
+# A game plugged in from outside the registry, as ``id=module:Class[,ui module]`` (how
+# tests/test_plugin.py runs the shared tests on tests/tinygame, which no shared file names).
+if _plugin := os.environ.get("PYGAMES_PLUGIN"):
+    import pgui as _pgui
+
+    import pygames as _pygames
+
+    _gid, _, _rest = _plugin.partition("=")
+    _where, _, _ui = _rest.partition(",")
+    _module, _, _cls = _where.partition(":")
+    _pygames.register(_gid, _module, _cls)
+    if _ui:
+        _pgui.register_ui(_gid, _ui)
 
 TIMEOUT_MS = 60_000
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
@@ -89,10 +105,19 @@ def chromium_executable() -> str | None:
     return None
 
 
+#: Fixtures that need the built dist/ (served, or read): their tests get the ``dist`` marker.
+DIST_FIXTURES = {"server_url", "base_url", "dist"}
+#: Test modules that read dist/ at module level.
+DIST_MODULES = {"test_build.py"}
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
-        if BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if BROWSER_FIXTURES & fixtures:
             item.add_marker(pytest.mark.browser)
+        if DIST_FIXTURES & fixtures or item.path.name in DIST_MODULES:
+            item.add_marker(pytest.mark.dist)
         code = getattr(getattr(item, "function", None), "__code__", None)
         if code is not None and "long_tasks" in code.co_names:
             item.add_marker(pytest.mark.alone)
@@ -120,6 +145,7 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "alone: runs while no other xdist worker runs a test (timing)"
     )
+    config.addinivalue_line("markers", "dist: needs the built dist/ (served or read)")
 
 
 def pytest_unconfigure(config):

@@ -18,7 +18,9 @@ import pygames
 from pygames.playthrough import check_file, header
 
 GOLDEN = Path(__file__).parent / "golden"
-FILES = sorted(GOLDEN.glob("*.txt"))
+#: The files of registered games (a plugged-in test game's file waits for its game).
+FILES = [p for p in sorted(GOLDEN.glob("*.txt"))
+         if header(p.read_text(encoding="utf-8"))["game"] in pygames.game_ids()]
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
