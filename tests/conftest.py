@@ -108,7 +108,7 @@ def chromium_executable() -> str | None:
 #: Fixtures that need the built dist/ (served, or read): their tests get the ``dist`` marker.
 DIST_FIXTURES = {"server_url", "base_url", "dist"}
 #: Test modules that read dist/ at module level.
-DIST_MODULES = {"test_build.py"}
+DIST_MODULES = {"test_build.py", "test_offline.py"}
 
 
 def pytest_collection_modifyitems(config, items):
