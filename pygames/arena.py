@@ -87,8 +87,8 @@ def _one_game(work: tuple[Any, ...]) -> list[dict[str, Any]]:
     """Game number ``g`` of a match: each bot's score, wins, draws, times, iterations."""
     game_id, names, g, seed, options, timed = work
     game = get_game(game_id)
-    stats = [{"score": 0.0, "wins": 0, "draws": 0, "times": [], "iterations": []}
-             for _ in names]
+    stats: list[dict[str, Any]] = [
+        {"score": 0.0, "wins": 0, "draws": 0, "times": [], "iterations": []} for _ in names]
     first = g % 2  # which bot sits in seat 0
     seat_of = {first: 0, 1 - first: 1}
     bots = {seat_of[i]: make_bot(game, seat_of[i], names[i], seed=seed * 100_003 + g * 7 + i,
@@ -104,7 +104,9 @@ def _one_game(work: tuple[Any, ...]) -> list[dict[str, Any]]:
             stats[i]["times"].append(dt)
             stats[i]["iterations"].append(getattr(bot, "last_iterations", 0))
             state.apply(p, action)
-    winners = state.outcome()["winners"]
+    outcome = state.outcome()
+    assert outcome is not None  # the game is over
+    winners = outcome["winners"]
     for i in range(2):
         if not winners or len(winners) == 2:
             stats[i]["draws"] += 1
@@ -145,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(names) != 2:
         ap.error("--bots takes two names, e.g. strong,random")
     game = get_game(args.game)
-    result = play_match(args.game, names, args.games, seed=args.seed,  # type: ignore[arg-type]
+    result = play_match(args.game, names, args.games, seed=args.seed,
                         options=_parse_options(game, args.options), timed=args.timed,
                         progress=sys.stderr.isatty(), jobs=args.jobs)
     print(f"{game.names['en']}: {args.games} games, seats alternating")

@@ -117,7 +117,8 @@ class SearchBot:
         return search.best()
 
 
-def make_bot(game: Game, seat: int, name: str, seed: int = 0, *, timed: bool = False):
+def make_bot(game: Game, seat: int, name: str, seed: int = 0, *,
+             timed: bool = False) -> RandomBot | SearchBot:
     """A bot by name: ``random``, ``flat`` (flat Monte Carlo with the strong budget), or a
     level of :data:`LEVELS`."""
     if name == "random":

@@ -431,7 +431,7 @@ class CanosaGame(Game):
     min_players = 2
     max_players = 2
     option_schema: ClassVar[dict[str, dict[str, Any]]] = _option_schema(LAYOUTS)
-    option_labels: ClassVar[dict[str, dict[str, dict[str, str]]]] = _option_labels(LAYOUTS)
+    option_labels: ClassVar[dict[str, dict[Any, dict[str, str]]]] = _option_labels(LAYOUTS)
     #: A random Canosa game is ~185 actions: a playout costs ~40 of Kiri-ai's. Per move
     #: (measured): easy 0.11 s, normal 0.2 s, strong 0.8 s (Kiri-ai: 0.01, 0.07, 0.8 s).
     #: Easy and normal get more than Kiri-ai's time would give (4 and 40): with fewer
@@ -448,8 +448,8 @@ class CanosaGame(Game):
         """``layouts``: a checked table (:func:`load_layouts`); default :data:`LAYOUTS`."""
         self.layouts = LAYOUTS if layouts is None else parse_layouts(layouts)
         if layouts is not None:
-            self.option_schema = _option_schema(self.layouts)  # type: ignore[misc]
-            self.option_labels = _option_labels(self.layouts)  # type: ignore[misc]
+            self.option_schema = _option_schema(self.layouts)  # type: ignore[misc]  # own layouts: shadows the ClassVar
+            self.option_labels = _option_labels(self.layouts)  # type: ignore[misc]  # own layouts: shadows the ClassVar
         self._geos: dict[str, _Geometry] = {}
 
     def geometry(self, layout: str) -> _Geometry:
@@ -545,6 +545,8 @@ class CanosaState(State):
     #: ``_room``, ``_ctrl``: the masks. Slots are not compared; every change of the
     #: position clears the memos.
     __slots__ = ("_geo", "_legal_memo", "_view_memo", "_open", "_room", "_ctrl")
+    _legal_memo: list[str] | None
+    _view_memo: dict[str, Any] | None
 
     def __init__(self, game: CanosaGame, seed: int, players: int,
                  options: dict[str, Any]) -> None:
@@ -710,7 +712,7 @@ class CanosaState(State):
         """:meth:`State.playout_fast` in one loop: :meth:`_play` drawing and playing
         ``depth`` actions (:meth:`random_action_fast`'s draw, the same numbers, the same
         moves)."""
-        return self._play(rng.random, depth)  # type: ignore[return-value]
+        return self._play(rng.random, depth)
 
     def estimate(self) -> list[float]:
         """Gold's and Silver's chances, judged: sailors scored count most, then each
@@ -744,7 +746,8 @@ class CanosaState(State):
         square the attacker left is empty). N6 refuses none: after it the attacker can
         always attack the siren she has just placed once more (see :meth:`_legal`)."""
         g = self._geo
-        squares = _placement_squares(g, self.placing, self._open)  # type: ignore[arg-type]
+        assert self.placing is not None  # only asked while a defeated siren is placed
+        squares = _placement_squares(g, self.placing, self._open)
         return list(g.texts[3][squares])
 
     def _legal(self, p: int, n6: bool) -> list[str]:
@@ -921,7 +924,7 @@ class CanosaState(State):
                                 k -= 1
                             bt = gives & -gives
                             t = bt.bit_length() - 1
-                            stack = board[t] = board[t] + ring  # type: ignore[operator]
+                            stack = board[t] = board[t] + ring
                             mine -= 1
                             cm |= bt
                             co &= ~bt
@@ -938,7 +941,7 @@ class CanosaState(State):
                                 k -= 1
                             bt = takes & -takes
                             t = bt.bit_length() - 1
-                            stack = board[t] = board[t][:-1]  # type: ignore[index]
+                            stack = board[t] = board[t][:-1]  # type: ignore[index]  # a take's square holds a sailor
                             mine += 1
                             cm ^= bt
                             if stack:  # control passes to the owner of the new top ring
@@ -967,10 +970,10 @@ class CanosaState(State):
                                 ba = bit[a]
                                 open_ ^= ba
                                 cm ^= ba
-                                if len(stack) < MAX_RINGS:  # type: ignore[arg-type]
+                                if len(stack) < MAX_RINGS:
                                     room ^= ba
                                 rings[p], rings[q] = mine, theirs
-                                self._score(p, stack, b, events)  # type: ignore[arg-type]
+                                self._score(p, stack, b, events)
                                 mine, theirs = rings[p], rings[q]
                                 if self.over:
                                     left = 0  # as _end leaves it
@@ -980,7 +983,7 @@ class CanosaState(State):
                                 board[b] = stack
                                 open_ ^= ab
                                 cm ^= ab
-                                if len(stack) < MAX_RINGS:  # type: ignore[arg-type]
+                                if len(stack) < MAX_RINGS:
                                     room ^= ab
                     left -= 1
                     if left > 0:

@@ -455,6 +455,47 @@ class CardiaState(State):
             return []
         return [_PLACE[v] for v in self.hands[player]]
 
+    def sheet_group(self) -> str | None:
+        view = self.view(None)
+        n = len(view["row"]) + (1 if view["phase"] == "place" else 0)
+        return f"Round {view['round']}, encounter {n}"
+
+    def hidden_twin(self, viewer: int | None) -> CardiaState | None:
+        """The other seats' hidden cards changed (hand swapped with deck, deck reversed,
+        face-down cards exchanged with cards still in the deck or hand, an open choice's
+        hidden options): what ``viewer`` cannot tell apart."""
+        twin = self
+        for p in range(2):
+            if p != viewer:
+                twin = twin._twin_for(p)
+        return None if twin is self else twin
+
+    def _twin_for(self, p: int) -> CardiaState:
+        twin = object.__new__(type(self))
+        twin.__dict__.update(vars(self))  # the log is shared (read only)
+        twin.hands = [list(h) for h in self.hands]
+        twin.decks = [list(reversed(d)) for d in self.decks]
+        twin.placed = [dict(c) if c else None for c in self.placed]
+        twin.row = [{**e, "cards": [dict(c) for c in e["cards"]]} for e in self.row]
+        twin.choice = dict(self.choice) if self.choice else None
+        hand, deck = twin.hands[p], twin.decks[p]
+        # Face-down cards of p take the value of a card still in p's deck (or hand).
+        down = [c for c in [twin.placed[p]] + [e["cards"][p] for e in twin.row]
+                if c and not c["up"]]
+        for card in down:
+            pool = deck if deck else hand
+            if pool:
+                j = len(pool) // 2
+                card["v"], pool[j] = pool[j], card["v"]
+        if hand and deck:
+            hand[0], deck[-1] = deck[-1], hand[0]
+        hand.sort()
+        if twin.choice and twin.choice["seat"] == p:
+            twin.choice["_opts"] = ["x99"]
+            if "_kept" in twin.choice:
+                twin.choice["_kept"] = [99]
+        return twin
+
     def explain_illegal(self, player: int, action: str) -> str:
         c = self.choice
         if c is None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import copy
 import marshal
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 __all__ = ["IllegalAction", "Game", "State", "Rng", "RECORD_VERSION", "private_event",
            "redact_event", "two_player_outcome"]
@@ -85,7 +85,7 @@ class Rng:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Rng) and other._state == self._state
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable: compared by value, mutable
 
     def choice(self, seq: list[Any]) -> Any:
         """Return one element of a non-empty sequence."""
@@ -174,9 +174,11 @@ class Game(ABC):
     option_schema: ClassVar[dict[str, dict[str, Any]]] = {}
     #: Per option value, display names: ``{name: {value: {"en":..., "ja":...}}}`` and the
     #: option's own label under the key ``"label"``.
-    option_labels: ClassVar[dict[str, dict[str, dict[str, str]]]] = {}
+    option_labels: ClassVar[dict[str, dict[Any, dict[str, str]]]] = {}
     #: A search bot's iterations per move at each level (pygames.bots.LEVELS); a game
     #: whose playouts are long gives fewer, so that a move takes about as long.
+    #: True if no seat ever has anything hidden from it (then no State.hidden_twin needed).
+    perfect_information: ClassVar[bool] = False
     search_iterations: ClassVar[dict[str, int]] = {"easy": 60, "normal": 600, "strong": 6000}
     #: How many actions a search playout plays before it asks :meth:`State.estimate` for
     #: the result (0: to the end of the game). A game whose random games are long and
@@ -285,6 +287,7 @@ class State(ABC):
     players: int
     options: dict[str, Any]
     log: list[dict[str, Any]]
+    _redacted: dict[int | None, list[dict[str, Any]]]  # a slot, set on first use
 
     def __init__(self, game: Game, seed: int, players: int, options: dict[str, Any]) -> None:
         self.game = game
@@ -430,12 +433,32 @@ class State(ABC):
                 apply(p, draw(p, rng))
         return False
 
+    # -- hooks a game must provide (each fails loudly where a game lacks it) ---------------
+    def sheet_group(self) -> str | None:
+        """The heading (round, turn…) of the score-sheet group the next move belongs to
+        (:mod:`pygames.records`), or None for none; in English, as the sheet is."""
+        raise NotImplementedError(
+            f"{type(self).__name__} must say how its score sheet groups moves: "
+            "define State.sheet_group")
+
+    def hidden_twin(self, viewer: int | None) -> State | None:
+        """A state that differs from this one only in things ``viewer`` may not see (an
+        opponent's hand, the deck order, a choice not revealed yet), so its ``view(viewer)``
+        and ``events(viewer)`` must be exactly this one's: the shared API battery checks it
+        at every step. None when nothing is hidden from ``viewer`` now. A game of perfect
+        information says so with ``Game.perfect_information = True``."""
+        if self.game.perfect_information:
+            return None
+        raise NotImplementedError(
+            f"{type(self).__name__} must give the API battery a hidden-information twin "
+            "(State.hidden_twin), or declare Game.perfect_information = True")
+
     def estimate(self) -> list[float]:
         """Each seat's chance of winning from here, judged without playing on (a search
         playout cut short after ``Game.playout_depth`` actions). By default a draw."""
         return [0.5] * self.players
 
-    def clone(self) -> State:
+    def clone(self) -> Self:
         """An independent copy."""
         game = self.game
         self.game = None  # type: ignore[assignment]  # games are shared, never copied
@@ -453,4 +476,4 @@ class State(ABC):
         theirs = {k: v for k, v in vars(other).items() if k != "game"}
         return self.game.id == other.game.id and mine == theirs
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable: compared by value, mutable

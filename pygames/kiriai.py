@@ -153,7 +153,7 @@ class KiriaiGame(Game):
         # K6: the rules have no draw; a cap is a house option for bot self-play.
         "round_limit": {"values": [0, 200], "default": 0},
     }
-    option_labels: ClassVar[dict[str, dict[str, dict[str, str]]]] = {
+    option_labels: ClassVar[dict[str, dict[Any, dict[str, str]]]] = {
         "battlefield": {
             "label": {"en": "Battlefield", "ja": "戦場"},
             "standard": {"en": "Standard (5 spaces)", "ja": "スタンダード（5マス）"},
@@ -219,7 +219,9 @@ class KiriaiGame(Game):
         if theirs is None:
             theirs = rng.choice([c for c in SPECIALS if c != mine])
         world.special = [mine, theirs] if seat == RED else [theirs, mine]
-        world._unused_special = next((c for c in SPECIALS if c not in world.special), None)
+        unused = next((c for c in SPECIALS if c not in world.special), None)
+        assert unused is not None  # three specials, two of them held: one is always left
+        world._unused_special = unused
         world.pending = [None, None]
         world.pending[seat] = view["mine"]
         if view["ready"][other] and world.phase != "over":
@@ -445,16 +447,18 @@ class KiriaiState(State):
 
     # -- a round ------------------------------------------------------------------------
     def _resolve_round(self) -> None:
-        programs = [self.pending[RED], self.pending[BLUE]]
+        red, blue = self.pending
+        assert red is not None and blue is not None  # _apply resolves once both committed
+        programs = [red, blue]
         self.pending = [None, None]
         for step in (0, 1):
-            cards = [programs[RED][step], programs[BLUE][step]]  # type: ignore[index]
+            cards = [programs[RED][step], programs[BLUE][step]]
             self._resolve_reveal(step + 1, cards)
             if self.phase == "over":
                 return
         # §4.4 clean-up: 2nd card set aside (specials are spent instead), 1st returns.
         for p in (RED, BLUE):
-            second = programs[p][1]  # type: ignore[index]
+            second = programs[p][1]
             self.aside[p] = None if second in SPECIALS else PHYSICAL[second]
             if self.aside[p]:
                 self.log.append({"t": "aside", "p": p, "card": second})
@@ -623,10 +627,11 @@ class _FastKiriaiState(KiriaiState):
         The same state as :meth:`apply` (``_resolve_round``): each reveal's movement and
         strikes come from the ``_STEPS`` memo, worked out once by the public code."""
         pending = self.pending
-        if pending[1 - player] is None:
+        other = pending[1 - player]
+        if other is None:
             pending[player] = action
             return
-        red, blue = (action, pending[BLUE]) if player == RED else (pending[RED], action)
+        red, blue = (action, other) if player == RED else (other, action)
         self.pending = [None, None]
         self._reveal_fast(red, blue)
 
@@ -636,7 +641,8 @@ class _FastKiriaiState(KiriaiState):
             self.pos = [int(red[0]), self.size + 1 - int(blue[0])]
             self.stance = [red[1], blue[1]]
             self.phase = "program"
-            self._bid = _board_id(self.size, *self.pos, *self.stance)
+            self._bid = _board_id(self.size, self.pos[RED], self.pos[BLUE],
+                                  self.stance[RED], self.stance[BLUE])
             self._refresh_legal()
             return
         steps, wounds = _STEPS, self.wounds
@@ -683,10 +689,9 @@ class _FastKiriaiState(KiriaiState):
             pending = self.pending
             red, blue = pending
             if red is None and blue is None:
-                legal = self._legal
-                red, blue = legal[RED], legal[BLUE]
-                red = red[int(r() * len(red))]
-                blue = blue[int(r() * len(blue))]
+                reds, blues = self._legal
+                red = reds[int(r() * len(reds))]
+                blue = blues[int(r() * len(blues))]
                 self._reveal_fast(red, blue)
             elif red is None:
                 legal = self._legal[RED]
@@ -702,7 +707,7 @@ class _FastKiriaiState(KiriaiState):
     def _step(cls, bid: int, cards: str) -> tuple[Any, ...]:
         """Work out one ``_STEPS`` entry with the public rules code."""
         size, r, b, sr, sb = _BOARDS[bid]
-        cr, cb = cards
+        cr, cb = cards[0], cards[1]
         r, b, mr, mb, sr, sb, victim = cls._reveal_entry((size, r, b, sr, sb, cr, cb))
         entry = (_board_id(size, r, b, sr, sb), _board_id(size, r, b, mr, mb), victim,
                  cr in SPECIALS, cb in SPECIALS)

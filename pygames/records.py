@@ -386,7 +386,7 @@ def _check_record(record: Any) -> tuple[Any, dict[str, Any], State, list[str]]:
     if not isinstance(actions, list):
         raise RecordError("format:record", detail="actions must be a list",
                           detail_ja="actions はリストでなければなりません")
-    moves = []
+    moves: list[tuple[int | None, str]] = []
     for index, entry in enumerate(actions):
         if (not isinstance(entry, list | tuple) or len(entry) != 2
                 or not isinstance(entry[0], int) or isinstance(entry[0], bool)
@@ -446,7 +446,9 @@ def _open(text: Any, kind: str | None) -> tuple[str, str]:
     if version != FORMAT_VERSION:
         raise RecordError("version", found=version, supported=FORMAT_VERSION)
     prefix, b64 = text[:match.end()], text[match.end():]
-    good = _B64.match(b64).end()
+    b64_match = _B64.match(b64)
+    assert b64_match is not None  # the pattern is starred: it matches, if only ""
+    good = b64_match.end()
     if good != len(b64):
         raise RecordError("format:char", char=_short(b64[good]), pos=match.end() + good + 1)
     if len(b64) % 4 == 1 or len(b64) < 10:
@@ -633,22 +635,9 @@ def position_from_string(text: str) -> tuple[str, dict[str, Any]]:
 
 # -- score sheets --------------------------------------------------------------------------
 def _group(state: State) -> str | None:
-    """The heading of the group (round, turn…) the next move belongs to."""
-    gid = state.game.id
-    try:
-        if gid == "kiriai":
-            view = state.view(None)
-            return "Setup" if view.get("phase") == "setup" else f"Round {view['round']}"
-        if gid == "cardia":
-            view = state.view(None)
-            n = len(view["row"]) + (1 if view["phase"] == "place" else 0)
-            return f"Round {view['round']}, encounter {n}"
-        if gid == "canosa":
-            view = state.view(None)
-            return f"Turn {view['turn'] + 1} (P{view['to_move'][0] + 1})"
-    except (KeyError, IndexError, TypeError):
-        return None
-    return None
+    """The heading of the group (round, turn…) the next move belongs to: the game's own
+    :meth:`State.sheet_group` hook."""
+    return state.sheet_group()
 
 
 def _option_text(value: Any) -> str:
@@ -705,7 +694,7 @@ def to_sheet(record: dict[str, Any], names: list[str] | None = None) -> str:
         out.append("Names: " + (", ".join(normal["names"]) if plain
                                 else _dumps(normal["names"])))
     body: list[str] = []
-    last = [None]
+    last: list[str | None] = [None]
     width = len(str(len(normal["actions"])))
 
     def line(state: State, player: int, action: str) -> None:
@@ -858,8 +847,9 @@ def _pool(rng: Any) -> list[tuple[str, dict[str, Any]]]:
     out = []
     for gid in pygames.game_ids():
         game = pygames.get_game(gid)
-        choices = [{}] + [{name: value} for name, spec in game.option_schema.items()
-                          for value in spec.get("values", [])[1:]]
+        choices: list[dict[str, Any]] = [{}] + [
+            {name: value} for name, spec in game.option_schema.items()
+            for value in spec.get("values", [])[1:]]
         for i, options in enumerate(choices * 2):
             state = game.new_game(seed=rng.randrange(1 << 40), options=options)
             limit = rng.randrange(1, 60) if i % 2 else 10 ** 6
@@ -922,6 +912,8 @@ def fuzz(cases: int, seed: int = 0) -> dict[str, Any]:
     import random
     rng = random.Random(seed)
     pool = _pool(rng)
+    refused: dict[str, int]
+    violations: list[tuple[str, str]]
     equal, refused, violations = 0, {}, []
     for _ in range(cases):
         text, record = pool[rng.randrange(len(pool))]

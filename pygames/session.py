@@ -1448,6 +1448,7 @@ class Guest:
         guest.sent = _int_keys(data["sent"])
         if guest.verdict is not None:
             guest.verdict = Verdict(*guest.verdict)
-        if isinstance(guest.last_error, list):
-            guest.last_error = tuple(guest.last_error)  # type: ignore[assignment]
+        saved_error: Any = guest.last_error  # set from JSON above: a list, not a tuple
+        if isinstance(saved_error, list):
+            guest.last_error = tuple(saved_error)
         return guest

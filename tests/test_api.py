@@ -1,8 +1,8 @@
 """The one API battery every registered game must pass (in the spirit of pgx's api_test).
 
 Random legal playouts from many seeds and every option value, checking the protocol's
-promises at every step. Game-specific hidden-information checks hook in through
-``HIDDEN_CHECKS``. The suite plays a few hundred games per game here (every one checked
+promises at every step, hidden information among them through each game's own
+:meth:`State.hidden_twin`. The suite plays a few hundred games per game here (every one checked
 deeply); breadth comes from the golden playthroughs (tests/golden) and from the long
 battery, a command run and reported rather than part of every run:
 ``python -m pygames.battery`` (100,000 games of every game, failures with their seeds).
@@ -61,123 +61,16 @@ def all_cases():
                 yield pytest.param(gid, opts, players, id=f"{gid}-{players}p-{opts}")
 
 
-def _kiriai_hidden(state, viewer, view_text, events_text, start):
-    """Kiri-ai: a view must not change when only what the viewer may not see changes.
-
-    We alter the hidden parts (the opponent's programmed cards, the opponent's unplayed
-    special swapped with the unseen third one) and demand the very same view.
-    """
-    view = json.loads(view_text)
-    assert view["mine"] == (None if viewer is None else state.pending[viewer])
-    for p in range(2):
-        if p == viewer:
-            continue
-        twin = state.clone()
-        if twin.pending[p] is not None:
-            others = [a for a in twin._programs(p) if a != twin.pending[p]] if (
-                twin.phase == "program") else ["2H" if twin.pending[p] != "2H" else "4E"]
-            twin.pending[p] = others[0]
-        elif twin.spent[p]:
-            continue
-        if not twin.spent[p]:
-            twin.special[p], twin._unused_special = twin._unused_special, twin.special[p]
-        assert json.dumps(twin.view(viewer)) == view_text, (
-            f"view of {viewer} reveals player {p}'s hidden cards")
-        assert json.dumps(twin.events(viewer, start)) == events_text, (
-            f"events for {viewer} reveal player {p}'s hidden cards")
-
-
-def _cardia_twin(state, p):
-    """A copy of a Cardia state that differs only in what seats other than ``p`` know."""
-    twin = object.__new__(type(state))
-    twin.__dict__.update(vars(state))  # the log is shared (read only here)
-    twin.hands = [list(h) for h in state.hands]
-    twin.decks = [list(reversed(d)) for d in state.decks]
-    twin.placed = [dict(c) if c else None for c in state.placed]
-    twin.row = [{**e, "cards": [dict(c) for c in e["cards"]]} for e in state.row]
-    twin.choice = dict(state.choice) if state.choice else None
-    hand, deck = twin.hands[p], twin.decks[p]
-    # Face-down cards of p take the value of a card still in p's deck (or hand).
-    down = [c for c in [twin.placed[p]] + [e["cards"][p] for e in twin.row] if c and not c["up"]]
-    for card in down:
-        pool = deck if deck else hand
-        if pool:
-            j = len(pool) // 2
-            card["v"], pool[j] = pool[j], card["v"]
-    if hand and deck:
-        hand[0], deck[-1] = deck[-1], hand[0]
-    hand.sort()
-    if twin.choice and twin.choice["seat"] == p:
-        twin.choice["_opts"] = ["x99"]
-        if "_kept" in twin.choice:
-            twin.choice["_kept"] = [99]
-    return twin
-
-
-def _cardia_mentions(event, p):
-    """Card values of seat ``p`` that a (redacted) Cardia event shows."""
-    t = event["t"]
-    if t == "reveal":
-        return {event["cards"][p]}
-    if event.get("p") != p:
-        return set()
-    found = set()
-    for key in ("card", "old", "new", "at"):
-        if isinstance(event.get(key), int):
-            found.add(event[key])
-    found.update(event.get("cards", ()))
-    for key in ("from", "to"):
-        if isinstance(event.get(key), list):
-            found.add(event[key][1])
-    return found
-
-
-_CARDIA_SEEN: dict = {}
-
-
-def _cardia_hidden(state, viewer, view_text, events_text, start):
-    """Cardia: hands, deck order, face-down cards and draws stay with their owner.
-
-    Twin states that differ only in another seat's hidden cards (hand swapped with deck,
-    deck reversed, face-down cards exchanged) must give the very same view; and in this
-    round's events, no card that is now hidden from the viewer (in that seat's hand or
-    deck, or face down) may have been named, unless it came back to the hand in public.
-    """
-    twin = state
-    for p in range(2):
-        if p != viewer:
-            twin = _cardia_twin(twin, p)
+def check_hidden(state, viewer, view_text, events_text, start):
+    """A view (and the new events) must not change when only what the viewer may not see
+    changes: the game's own twin (:meth:`State.hidden_twin`) gives the very same ones."""
+    twin = state.hidden_twin(viewer)
+    if twin is None:
+        return
     assert json.dumps(twin.view(viewer)) == view_text, (
-        f"view of {viewer} reveals the other seat's hidden cards")
-    # Hidden sets only shrink during a round, so each event is checked once, when new.
-    if _CARDIA_SEEN.get("log") is not state.log:
-        _CARDIA_SEEN.clear()
-        _CARDIA_SEEN["log"] = state.log
-    start = _CARDIA_SEEN.get(viewer, 0)
-    _CARDIA_SEEN[viewer] = len(state.log)
-    log = state.log
-    first = next(i for i in range(len(log) - 1, -1, -1) if log[i]["t"] == "round")
-    events = state.events(viewer, max(start, first))
-    for p in range(2):
-        if p == viewer:
-            continue
-        secret = set(state.hands[p]) | set(state.decks[p])
-        secret |= {c["v"] for c in [state.placed[p]] + [e["cards"][p] for e in state.row]
-                   if c and not c["up"]}
-        secret.difference_update(e["card"] for e in log[first:]
-                                 if e["t"] == "return" and e["p"] == p)
-        for e in events:
-            leak = _cardia_mentions(e, p) & secret
-            assert not leak, f"event {e} shows player {p}'s hidden card(s) {leak} to {viewer}"
-
-
-def _canosa_twin(state, seat):
-    """Canosa has no hidden information: the same position built from the view alone
-    (another history: no log, no record, seed 0), which no seat can tell apart."""
-    return state.game.from_position(state.view(seat), options=state.options)
-
-
-HIDDEN_CHECKS = {"kiriai": _kiriai_hidden, "cardia": _cardia_hidden}
+        f"the view of {viewer} reveals something hidden from it")
+    assert json.dumps(twin.events(viewer, start)) == events_text, (
+        f"the events for {viewer} reveal something hidden from it")
 
 
 def garbage_actions(state, player):
@@ -210,9 +103,8 @@ def check_step(state, game, deep, hidden=True, seen=None):
             assert state.events(viewer) == old + events, "an earlier event changed"
         old.extend(events)
         counts.add(len(old))
-        check = HIDDEN_CHECKS.get(game.id)
-        if check and hidden:
-            check(state, viewer, text, events_text, start)
+        if hidden:
+            check_hidden(state, viewer, text, events_text, start)
     assert counts == {state.event_count()}, "seats see different numbers of events"
     if not deep:
         return

@@ -1415,3 +1415,54 @@ def test_after_a_witch_king_the_named_colour_is_only_in_a_face_down_card():
                 assert world.view(seat) == s.view(seat)
             return
     pytest.fail("no Witch King while its victim had a face-down card of the colour")
+
+
+# -- hidden information in events (moved here from the shared battery) ------------------
+def _mentions(event, p):
+    """Card values of seat ``p`` that a (redacted) Cardia event shows."""
+    t = event["t"]
+    if t == "reveal":
+        return {event["cards"][p]}
+    if event.get("p") != p:
+        return set()
+    found = set()
+    for key in ("card", "old", "new", "at"):
+        if isinstance(event.get(key), int):
+            found.add(event[key])
+    found.update(event.get("cards", ()))
+    for key in ("from", "to"):
+        if isinstance(event.get(key), list):
+            found.add(event[key][1])
+    return found
+
+
+@pytest.mark.parametrize("deck", ["I", "II"])
+def test_no_event_names_a_card_hidden_from_the_viewer(deck):
+    """In a round's events, no card that is now hidden from a viewer (in another seat's
+    hand or deck, or face down) may have been named, unless it came back to the hand in
+    public. Random games at every location, each event checked when new."""
+    game = pygames.get_game("cardia")
+    locations = game.option_schema["location"]["values"]
+    for n, location in enumerate(locations * 3):
+        state = game.new_game(seed=n, options={"deck": deck, "location": location})
+        rng = random.Random(n)
+        seen = {0: 0, 1: 0, None: 0}
+        while not state.is_over():
+            log = state.log
+            first = next(i for i in range(len(log) - 1, -1, -1) if log[i]["t"] == "round")
+            for viewer in seen:
+                events = state.events(viewer, max(seen[viewer], first))
+                seen[viewer] = len(log)
+                for p in range(2):
+                    if p == viewer:
+                        continue
+                    secret = set(state.hands[p]) | set(state.decks[p])
+                    secret |= {c["v"] for c in [state.placed[p]] + [e["cards"][p]
+                               for e in state.row] if c and not c["up"]}
+                    secret.difference_update(e["card"] for e in log[first:]
+                                             if e["t"] == "return" and e["p"] == p)
+                    for e in events:
+                        leak = _mentions(e, p) & secret
+                        assert not leak, f"{e} shows seat {p}'s hidden {leak} to {viewer}"
+            p = rng.choice(state.to_move())
+            state.apply(p, rng.choice(state.legal_actions(p)))
