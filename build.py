@@ -5,9 +5,10 @@
     python build.py serve [--port N] [--host H]
                                          build, then serve dist/ and the link-play relay
                                          on http://127.0.0.1:N (8000); --host 0.0.0.0 for a LAN
-    python build.py test [pytest args]   .venv + ruff + build + pytest (Chromium via Playwright)
-    python build.py test --quick [args]  .venv + ruff + the CPython tests that need neither
-                                         Chromium nor dist/ (-m "not browser and not dist")
+    python build.py test [pytest args]   .venv + ruff + mypy + build + pytest (Chromium via
+                                         Playwright)
+    python build.py test --quick [args]  .venv + ruff + mypy + the CPython tests that need
+                                         neither Chromium nor dist/ (-m "not browser and not dist")
     python build.py bench                CPython playouts/s, page-ready times and main-thread
                                          tasks in Chromium (bench.py)
 
@@ -564,7 +565,7 @@ def _child_env(chromium: str) -> dict[str, str]:
 
 
 def run_tests(pytest_args: list[str], processes: int = 2) -> int:
-    """ruff, build, then pytest on ``processes`` pytest-xdist workers (``-n``).
+    """ruff, mypy, build, then pytest on ``processes`` pytest-xdist workers (``-n``).
 
     Two suits a 2-core machine: the engine tests keep one core busy while a browser test
     waits on Chromium. Arguments that choose their own ``-n``/``--numprocesses``, turn
@@ -577,6 +578,10 @@ def run_tests(pytest_args: list[str], processes: int = 2) -> int:
     log("ruff check .")
     if subprocess.run([str(py), "-m", "ruff", "check", "."], cwd=ROOT).returncode != 0:
         print("ruff found lint errors (see above)", file=sys.stderr)
+        return 1
+    log("mypy (pyproject.toml [tool.mypy])")
+    if subprocess.run([str(py), "-m", "mypy"], cwd=ROOT).returncode != 0:
+        print("mypy found type errors (see above)", file=sys.stderr)
         return 1
     if quick:
         pytest_args = ["-m", "not browser and not dist", *pytest_args]
