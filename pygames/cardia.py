@@ -259,13 +259,15 @@ LOCATION_NAMES = {
     "random": {"en": "Random", "ja": "ランダム"},
 }
 
-#: Values of the ongoing abilities that evaluation (§4.1) looks at.
+#: Values of the ongoing abilities that evaluation (§4.1) and the Finish look at.
 _JUDGE = ABILITIES["I"].index("judge")
 _MEDIATOR = ABILITIES["I"].index("mediator")
 _TREASURER = ABILITIES["I"].index("treasurer")
 _COUNSELOR = ABILITIES["II"].index("counselor")
 _ARISTOCRAT = ABILITIES["II"].index("aristocrat")
 _MECHANICAL_DJINN = ABILITIES["II"].index("mechanical_djinn")
+#: Per deck, the ongoing ability that watches the whole row (counted by CardiaState._count).
+_WATCHER = {"I": _JUDGE, "II": _MECHANICAL_DJINN}
 #: Placement actions by card value (legal_actions is called at every step of a playout).
 _PLACE = tuple(str(v) for v in range(17))
 
@@ -276,30 +278,6 @@ ROUNDS_TO_WIN = 2
 _AUTO = frozenset({"void_target", "void_kind", "inventor_plus", "inventor_minus",
                    "swamp_target", "magistra_target", "prodigy_target", "illusionist_target",
                    "kinesis_from", "kinesis_to"})
-_ROW_KINDS = _AUTO - {"void_kind"} | {"envoy_target"}
-
-
-#: Steps of an encounter (§3.2–3.7) and whether they can do anything: the deck or location
-#: they belong to (None: always).
-_STEPS = (("reveal", None), ("after_reveal", "II"), ("evaluate", None), ("loser", None),
-          ("engineer", "II"), ("djinn", "II"), ("serpent", "serpent_temple"),
-          ("founders", "founders_day"), ("end_checks", None), ("draws", None),
-          ("scrapyard", "scrapyard"))
-_PROCEDURES: dict[tuple[str, str, bool], tuple[dict[str, str], ...]] = {}
-
-
-def _procedure(deck: str, location: str, reveal: bool) -> tuple[dict[str, str], ...]:
-    """The tasks of one encounter, last first (ready to go on the task stack).
-
-    With ``reveal`` False only the Finish (Foggy Swamp's first placement). Steps that can
-    do nothing with this deck and location are left out; task dicts are never changed, so
-    one tuple serves every state.
-    """
-    key = (deck, location, reveal)
-    if key not in _PROCEDURES:
-        steps = [k for k, needs in _STEPS[0 if reveal else 4:] if needs in (None, deck, location)]
-        _PROCEDURES[key] = tuple({"k": k} for k in reversed(steps))
-    return _PROCEDURES[key]
 
 
 def _ctx(c: dict[str, Any]) -> dict[str, Any]:
@@ -321,9 +299,22 @@ def _jcopy(obj: Any) -> Any:
     return obj
 
 
+#: A row card with nothing on it, and an encounter just placed: new ones are copies (a copy
+#: of a small dict is made several times faster than a dict display, and cards are made
+#: at every placement). Lists of colours (``bm``, pending blackmail) are replaced, never
+#: changed in place, so the empty one is shared.
+_CARD: dict[str, Any] = {"v": 0, "mod": 0, "on": False, "sig": 0, "up": False, "lib": 0,
+                         "eng": 0, "bm": []}
+_ENCOUNTER: dict[str, Any] = {"id": 0, "cards": None, "revealed": False, "evald": False,
+                              "win": None}
+
+
 def _new_card(value: int, up: bool = False) -> dict[str, Any]:
-    return {"v": value, "mod": 0, "on": False, "sig": 0, "up": up,
-            "lib": 0, "eng": 0, "bm": []}
+    card = _CARD.copy()
+    card["v"] = value
+    if up:
+        card["up"] = True
+    return card
 
 
 class CardiaGame(Game):
@@ -397,19 +388,28 @@ class CardiaState(State):
     an encounter is ``{"id", "cards": [card_a, card_b], "revealed", "evald", "win"}``
     (``win``: the seat that wins by §4.1 before Judge, None on a tie). Decks are lists
     whose last item is the top card. The rules engine is a stack of small tasks
-    (``self.tasks``, plain dicts) run until a player must choose (``self.choice``).
+    (``self.tasks``, plain dicts) run until a player must choose (``self.choice``); an
+    encounter's procedure is one sequence of steps (:meth:`_resolve`) that leaves what is
+    left of it on that stack when a step asks a choice.
+
+    Every rule is written once and serves both the public protocol and search's fast path
+    (:meth:`clone_fast`, :meth:`apply_fast`, :meth:`playout_fast`): placement
+    :meth:`_place`, the encounter procedure :meth:`_resolve`, evaluation (§4.1)
+    :meth:`_decide`, re-evaluation (§4.2) :meth:`_reevaluate`, abilities :meth:`_activate`
+    (rules ``_ab_*``), answers ``_an_*``, the round-end check :meth:`_end_checks`, the
+    Finish draw :meth:`_finish_draws`. A fast copy is ``quiet``: the same code, no events.
     """
 
     #: True in a copy for search (:meth:`clone_fast`, a determinised world): no events are
     #: made, the log stays empty.
     quiet = False
 
-    #: A quiet state's running tallies, kept outside ``vars()`` (never compared, never
-    #: copied by :meth:`clone`), each None when not known (then counted from the row):
-    #: ``_tot`` the signets in the row per seat ``[a, b]``, ``_djinn`` how many Mechanical
-    #: Djinns there carry a token (Deck II). The written-out steps keep them up to date;
-    #: anything else that moves a signet or a token, or removes a row card, forgets them.
-    __slots__ = ("_tot", "_djinn")
+    #: Running tallies, kept outside ``vars()`` (never compared, never copied by
+    #: :meth:`clone`), each None when not known (then counted from the row, see
+    #: :meth:`_count`): ``_tot`` the signets in the row per seat ``[a, b]``, ``_watch`` how
+    #: many of the deck's row-watching ongoing cards there carry a token (:data:`_WATCHER`:
+    #: Judge, Mechanical Djinn).
+    __slots__ = ("_tot", "_watch")
 
     def __init__(self, game: Game, seed: int, players: int, options: dict[str, Any]) -> None:
         super().__init__(game, seed, players, options)
@@ -427,6 +427,8 @@ class CardiaState(State):
         self.phase = "place"
         self.winner: int | None = None
         self.next_id = 1
+        self._tot: list[int] | None = None
+        self._watch: int | None = None
         self._start_round()
 
     # -- protocol -----------------------------------------------------------------------
@@ -546,10 +548,15 @@ class CardiaState(State):
         twin.game = self.game
         twin.rng = Rng(0)
         twin.rng._state = self.rng._state
-        twin._tot = twin._djinn = None
+        twin._tot = twin._watch = None
         return twin
 
     # -- the fast path for search ----------------------------------------------------------
+    # A fast copy plays by the public rules code itself: apply_fast is _apply, and the
+    # fused playout_fast loop only draws the moves (as State.playout_fast would) and calls
+    # the same _place / _answer / _run. What makes it fast is that a quiet state makes no
+    # events and has no record; the running tallies (_count) and the deals kept (_DEALS)
+    # serve both paths. tests/test_cardia.py plays every rule test on a fast twin too.
     def clone_fast(self) -> CardiaState:
         """A copy for search: the same game state, an empty log and record, and no events
         made from now on (``quiet``).
@@ -567,9 +574,10 @@ class CardiaState(State):
         twin.quiet = True
         twin.wins = self.wins[:]
         twin.results = self.results[:]
-        twin.row = [{"id": e["id"], "cards": [c0.copy(), c1.copy()], "revealed": e["revealed"],
-                     "evald": e["evald"], "win": e["win"]}
-                    for e in self.row for c0, c1 in (e["cards"],)]
+        row = twin.row = [e.copy() for e in self.row]
+        for e in row:
+            c0, c1 = e["cards"]
+            e["cards"] = [c0.copy(), c1.copy()]
         twin.hands = [self.hands[0][:], self.hands[1][:]]
         twin.decks = [self.decks[0][:], self.decks[1][:]]
         twin.discards = [self.discards[0][:], self.discards[1][:]]
@@ -578,69 +586,37 @@ class CardiaState(State):
         twin.next_mod = self.next_mod[:]
         twin.librarian = self.librarian[:]
         twin.engineer = self.engineer[:]
-        twin.blackmail = [self.blackmail[0][:], self.blackmail[1][:]]
+        twin.blackmail = self.blackmail[:]  # (its lists are replaced, never changed)
         twin.elemental_draw = self.elemental_draw[:]
         twin.serpent = self.serpent[:]
         twin.tasks = self.tasks[:]
-        if self.quiet:
-            tot = self._tot
-            twin._tot = tot and tot[:]
-            twin._djinn = self._djinn
-        else:
-            twin._tot = twin._djinn = None
+        tot = self._tot
+        twin._tot = tot and tot[:]
+        twin._watch = self._watch
         return twin
 
     def apply_fast(self, player: int, action: str) -> None:
-        """Play an action from ``legal_actions(player)`` with no checks and no record.
-
-        In a quiet copy a placement takes a short cut: the same steps as :meth:`_place`
-        and :meth:`_run`, with the common steps of an encounter written out for the quiet
-        case (:data:`_QUIET_RUN`, :data:`_QUIET_ANSWERS`); whatever asks a choice or
-        schedules tasks goes back to the task stack with the rest of the encounter under
-        it, so the result is the same.
-        """
-        if not self.quiet:
-            self._apply(player, action)
-            return
-        choice = self.choice
-        if choice is not None:
-            self.choice = None
-            quick = _QUIET_ANSWERS.get(choice["kind"])
-            if quick is None:
-                self._answer(choice, action)
-                self._run_quiet()
-            else:
-                quick(self, choice, action)
-            return
-        self._place_quiet(player, _VALUE[action])
+        """Play an action from ``legal_actions(player)`` with no checks and no record: the
+        public rules (:meth:`_apply`) as they are (a quiet state makes no events)."""
+        self._apply(player, action)
 
     def playout_fast(self, rng: Any, depth: int) -> bool:
-        """:meth:`State.playout_fast` in one loop for a quiet state: the movers as
-        :meth:`to_move` gives them and the default draw (``int(rng.random() * n)``-th of
-        :meth:`legal_actions`, read from the hand or the choice's options without making
-        the list), played as :meth:`apply_fast` plays them. The same numbers, moves and
-        states as the plain loop."""
-        if not self.quiet:
-            return State.playout_fast(self, rng, depth)
+        """:meth:`State.playout_fast` in one loop: the movers as :meth:`to_move` gives them
+        and the default draw (``int(rng.random() * n)``-th of :meth:`legal_actions`, read
+        from the hand or the choice's options without making the list), each played as
+        :meth:`_apply` plays it (:meth:`_answer` or :meth:`_place`, then :meth:`_run`). The
+        same numbers, moves and states as the plain loop."""
         r = rng.random
-        answer, run, place = self._answer, self._run_quiet, self._place_quiet
-        encounter, duel = self._encounter_quiet, self._duel_quiet
-        quick_answers = _QUIET_ANSWERS
-        plain = self.location in _PLAIN_REVEAL
-        foggy = self.location == "foggy_swamp"
+        answer, place, run = self._answer, self._place, self._run
         for _ in range(depth):
-            if self.phase == "over":
+            if self.phase == "over":  # to_move() is []
                 return True
             choice = self.choice
             if choice is not None:  # to_move() is [the chooser]
                 opts = choice["_opts"]
                 self.choice = None
-                quick = quick_answers.get(choice["kind"])
-                if quick is None:
-                    answer(choice, opts[int(r() * len(opts))])
-                    run()
-                else:
-                    quick(self, choice, opts[int(r() * len(opts))])
+                answer(choice, opts[int(r() * len(opts))])
+                run()
                 continue
             placed, f = self.placed, self.fortune
             if f is not None and placed[f] is None:
@@ -648,513 +624,46 @@ class CardiaState(State):
             elif placed[0] is not None:
                 p = 1
             elif placed[1] is None:  # to_move() is [0, 1]: both place in this round
+                # Seat a's placement only waits for b's: the engine has nothing to run and
+                # b holds cards (else the round had ended when the engine last settled), so
+                # _run would change nothing and legal_actions(1) is b's hand.
                 h0, h1 = self.hands
-                k = int(r() * len(h0))
-                if not h1 or foggy:  # as apply_fast goes
-                    place(0, h0[k])
-                    legal = self.legal_actions(1)
-                    if legal:
-                        self.apply_fast(1, legal[int(r() * len(legal))])
-                    continue
-                # Seat a's placement asks nothing (b holds cards), b's completes the
-                # encounter: both written out (no Fortune Teller: both place face down).
-                v0 = h0.pop(k)
-                v1 = h1.pop(int(r() * len(h1)))
-                next_mod, librarian, engineer, blackmail = (self.next_mod, self.librarian,
-                                                            self.engineer, self.blackmail)
-                if plain and not (librarian[0] or librarian[1] or blackmail[0]
-                                  or blackmail[1]):
-                    duel(v0, v1)
-                    continue
-                c0 = {"v": v0, "mod": next_mod[0], "on": False, "sig": 0, "up": False,
-                      "lib": librarian[0], "eng": engineer[0], "bm": blackmail[0]}
-                c1 = {"v": v1, "mod": next_mod[1], "on": False, "sig": 0, "up": False,
-                      "lib": librarian[1], "eng": engineer[1], "bm": blackmail[1]}
-                next_mod[0] = next_mod[1] = librarian[0] = librarian[1] = 0
-                engineer[0] = engineer[1] = 0
-                self.blackmail = [[], []]
-                self.fortune = None
-                n = self.next_id
-                self.next_id = n + 1
-                self.cur = n
-                enc = {"id": n, "cards": [c0, c1], "revealed": False, "evald": False,
-                       "win": None}
-                row = self.row
-                row.append(enc)
-                encounter(enc, row)
+                v0 = h0[int(r() * len(h0))]
+                place(0, v0, h1[int(r() * len(h1))])
+                if self.tasks or self.choice is not None or self.ending is not None:
+                    run()
+                else:  # _run would only settle: after a whole Finish both seats hold cards
+                    self.cur = None
                 continue
             else:
                 p = 0
             hand = self.hands[p]
             place(p, hand[int(r() * len(hand))])
+            run()
         return False
 
-    def _duel_quiet(self, v0: int, v1: int) -> None:
-        """Both seats' placements of one encounter (cards ``v0``, ``v1`` already out of
-        their hands) and the encounter, in a quiet state whose location has no reveal rule
-        (:data:`_PLAIN_REVEAL`) and with nothing to do after the reveal (no Librarian or
-        Blackmailer waiting): :meth:`_place_quiet` twice and :meth:`_encounter_quiet`
-        folded into one. The new cards carry no token (no Mediator, Aristocrat or Judge of
-        theirs to look at), so the encounter is decided before it goes into the row;
-        Location "none" has its Finish written out here too."""
-        next_mod, engineer = self.next_mod, self.engineer
-        m0, m1 = next_mod
-        e0, e1 = engineer
-        next_mod[0] = next_mod[1] = engineer[0] = engineer[1] = 0
-        a, b = v0 + m0, v1 + m1  # (no Blackmailer waiting: self.blackmail stays as it is)
-        row = self.row
-        i = len(row)
-        tot = self._tot
-        if a > b:
-            win, s0, s1 = 0, 1, 0
-        elif b > a:
-            win, s0, s1 = 1, 0, 1
-        else:  # C3: a Judge (in force, so in the row already) wins the tie
-            win = None
-            s0 = s1 = 0
-            if self.deck == "I":
-                for e in row:
-                    d0, d1 = e["cards"]
-                    if d0["on"] and d0["v"] == _JUDGE:
-                        s0 = 1
-                    if d1["on"] and d1["v"] == _JUDGE:
-                        s1 = 1
-        if tot is not None:
-            tot[0] += s0
-            tot[1] += s1
-        c0 = {"v": v0, "mod": m0, "on": False, "sig": s0, "up": True, "lib": 0, "eng": e0,
-              "bm": []}
-        c1 = {"v": v1, "mod": m1, "on": False, "sig": s1, "up": True, "lib": 0, "eng": e1,
-              "bm": []}
-        n = self.next_id
-        self.next_id = n + 1
-        self.cur = n
-        row.append({"id": n, "cards": [c0, c1], "revealed": True, "evald": True,
-                    "win": win})
-        loc = self.location
-        if loc == "founders_day":
-            self._founders_check()
-            if self.ending is not None:
-                self._finish_round()
-                return
-        # loser: its ability at once (a fresh card is never on yet)
-        if win is not None and self._loser_quiet(i, c1 if win == 0 else c0, win):
-            return
-        if loc != "none":
-            self._tail_quiet()
-            return
-        # _tail_quiet for location "none". Engineer: the encounter and its cards are where
-        # they were (no Deck II ability moves them; Deck I has no Engineer).
-        if e0 or e1:
-            self._t_engineer(None)  # type: ignore[arg-type]
-        tot = self._tot
-        djinn = self._djinn
-        if tot is None or djinn is None:
-            self._count()
-            tot = self._tot
-            djinn = self._djinn
-        if djinn:
-            self._t_djinn(None)  # type: ignore[arg-type]
-            if self.ending is not None:
-                self._finish_round()
-                return
-        t0, t1 = tot
-        if t0 >= SIGNETS_TO_WIN and t0 > t1:
-            self._end_round(0, "signets")
-            self._finish_round()
-            return
-        if t1 >= SIGNETS_TO_WIN and t1 > t0:
-            self._end_round(1, "signets")
-            self._finish_round()
-            return
-        hands, decks = self.hands, self.decks
-        h0, h1 = hands
-        d0, d1 = decks
-        if not ((h0 or d0) and (h1 or d1)):
-            self._round_end_by_cards()
-            if self.ending is not None:
-                self._finish_round()
-                return
-        if d0:
-            insort(h0, d0.pop())
-        if d1:
-            insort(h1, d1.pop())
-        extra = self.elemental_draw
-        if extra[0] or extra[1]:
-            for p in SEATS:
-                if extra[p]:
-                    self._draw(p, extra[p], "elemental")
-                    extra[p] = 0
-        self.cur = None
-        if not (h0 and h1):
-            self._check_stuck()
-
-    def _place_quiet(self, p: int, v: int) -> None:
-        """A quiet placement of hand card ``v`` by seat ``p`` (:meth:`apply_fast`): the
-        same steps as :meth:`_place` and :meth:`_run`, the encounter it completes resolved
-        by :meth:`_encounter_quiet`."""
-        self.hands[p].remove(v)
-        next_mod, librarian, engineer, blackmail = (self.next_mod, self.librarian,
-                                                    self.engineer, self.blackmail)
-        placed = self.placed
-        placed[p] = {"v": v, "mod": next_mod[p], "on": False, "sig": 0, "up": self.fortune == p,
-                     "lib": librarian[p], "eng": engineer[p], "bm": blackmail[p]}
-        next_mod[p] = librarian[p] = engineer[p] = 0
-        blackmail[p] = []
-        if placed[1 - p] is None:  # _run: nothing scheduled, the other seat places
-            self.cur = None
-            if not self.hands[1 - p]:
-                self._check_stuck()
-            return
-        self.fortune = None
-        enc = {"id": self.next_id, "cards": placed, "revealed": False, "evald": False,
-               "win": None}
-        self.next_id += 1
-        row = self.row
-        row.append(enc)
-        self.placed = [None, None]
-        if self.location == "foggy_swamp":
-            if len(row) == 1:  # only a Finish
-                self.tasks.extend(_procedure(self.deck, "foggy_swamp", False))
-                self._run()
-                return
-            enc = row[-2]
-        self.cur = enc["id"]
-        self._encounter_quiet(enc, row)
-
-    def _encounter_quiet(self, enc: dict[str, Any], row: list[dict[str, Any]]) -> None:
-        """The encounter just placed (Foggy Swamp: the one before it), in a quiet state: its
-        whole procedure (:data:`_STEPS`: reveal, after_reveal, evaluate, loser, engineer,
-        djinn, serpent, founders, end_checks, draws, scrapyard, each where its deck or
-        location has it) written out in one piece. As the task stack would, a step that
-        asks a choice or pushes tasks leaves the rest of the procedure under them
-        (:meth:`_rest`), and an ended round is finished at once."""
-        loc = self.location
-        deck_one = self.deck == "I"
-        i = len(row) - 1 if row[-1] is enc else len(row) - 2
-        c0, c1 = enc["cards"]
-        # reveal
-        enc["revealed"] = True
-        c0["up"] = c1["up"] = True
-        if i and (loc == "auction_house" or loc == "haunted_catacombs"):
-            self._reveal_rules(i, enc["cards"])
-            if self.ending is not None:
-                self._run_quiet()
-                return
-        # after_reveal
-        if not deck_one and (c0["lib"] or c1["lib"] or c0["bm"] or c1["bm"]):
-            self._t_after_reveal(enc)
-            self._rest("after_reveal")
-            return
-        # evaluate (the encounter right of it, if any, is not evaluated yet)
-        enc["evald"] = True
-        if deck_one and ((c0["on"] and c0["v"] == _MEDIATOR)
-                         or (c1["on"] and c1["v"] == _MEDIATOR)):
-            win = None
-        else:
-            a, b = c0["v"] + c0["mod"], c1["v"] + c1["mod"]
-            win = 0 if a > b else 1 if b > a else None
-        if win is None:  # C3: a Judge also wins a Mediator tie
-            s0 = s1 = 0
-            if deck_one:
-                for e in row:
-                    d0, d1 = e["cards"]
-                    if d0["on"] and d0["v"] == _JUDGE:
-                        s0 = 1
-                    if d1["on"] and d1["v"] == _JUDGE:
-                        s1 = 1
-        else:
-            cw = c1 if win else c0
-            n = 1 + (not deck_one and cw["on"] and cw["v"] == _ARISTOCRAT)
-            s0, s1 = (0, n) if win else (n, 0)
-            enc["win"] = win
-        tot = self._tot
-        if tot is not None:
-            tot[0] += s0 - c0["sig"]
-            tot[1] += s1 - c1["sig"]
-        c0["sig"], c1["sig"] = s0, s1
-        if loc == "founders_day":
-            self._founders_check()
-            if self.ending is not None:
-                self._run_quiet()
-                return
-        # loser: its ability at once (as _q_loser)
-        if win is not None and self._loser_quiet(i, c0 if win else c1, win):
-            return
-        self._tail_quiet()
-
-    def _loser_quiet(self, i: int, card: dict[str, Any], win: int) -> bool:
-        """The losing ``card``'s ability in encounter ``i`` at once, in a quiet state: an
-        ongoing one switched on, else run. True if it left work pending (then handed to
-        the task engine)."""
-        ab = card["v"]
-        rule = _LOSER_RULES[self.deck][ab]
-        if rule is None:  # ongoing
-            if not card["on"]:
-                card["on"] = True
-                if ab == _MECHANICAL_DJINN:
-                    self._djinn = None
-                self._retoken(i, ab)
-            return False
-        name, fn = rule
-        q = 1 - win
-        src = [q, ab]
-        fn(self, q, src, i, {"seat": q, "ability": name, "card": ab, "at": src})
-        if self.tasks or self.choice is not None or self.ending is not None:
-            self._rest("loser")
-            return True
-        return False
-
-    def _tail_quiet(self) -> None:
-        """The steps of :meth:`_encounter_quiet` after the loser's ability (engineer to
-        scrapyard), written out; also run when a choice that ability asked is answered and
-        exactly these steps are left on the stack."""
-        loc = self.location
-        row = self.row
-        deck_two = self.deck == "II"
-        if deck_two:  # engineer (as _q_engineer)
-            cur = self.cur
-            i = len(row) - 1 if row and row[-1]["id"] == cur else self._enc_index(cur)
-            if i >= 0:
-                c0, c1 = row[i]["cards"]
-                if (c0 is not None and c0["eng"]) or (c1 is not None and c1["eng"]):
-                    self._t_engineer(None)  # type: ignore[arg-type]
-        # The signet totals (for end_checks; djinn, serpent and founders move no signet)
-        # and whether a Mechanical Djinn is active: the tallies, else one pass over the row.
-        tot = self._tot
-        djinn = self._djinn if deck_two else 0
-        if tot is None or djinn is None:
-            self._count()
-            tot = self._tot
-            djinn = self._djinn if deck_two else 0
-        t0, t1 = tot
-        if djinn:
-            self._t_djinn(None)  # type: ignore[arg-type]
-            if self.ending is not None:
-                self._run_quiet()
-                return
-        if loc == "serpent_temple":
-            serpent = self.serpent
-            if serpent[0] or serpent[1]:
-                self._t_serpent(None)  # type: ignore[arg-type]
-                self._rest("serpent")
-                return
-        elif loc == "founders_day":
-            self._founders_check()
-            if self.ending is not None:
-                self._run_quiet()
-                return
-        # end_checks (as _q_end_checks)
-        if t0 >= SIGNETS_TO_WIN and t0 > t1:
-            self._end_round(0, "signets")
-            self._run_quiet()
-            return
-        if t1 >= SIGNETS_TO_WIN and t1 > t0:
-            self._end_round(1, "signets")
-            self._run_quiet()
-            return
-        hands, decks = self.hands, self.decks
-        if not ((hands[0] or decks[0]) and (hands[1] or decks[1])):
-            self._round_end_by_cards()
-            if self.ending is not None:
-                self._run_quiet()
-                return
-        # draws
-        if loc == "bazaar":
-            self._t_draws(None)  # type: ignore[arg-type]
-        else:
-            d = decks[0]
-            if d:
-                insort(hands[0], d.pop())
-                if d and (loc == "grand_library" or loc == "scrapyard"):
-                    insort(hands[0], d.pop())
-            d = decks[1]
-            if d:
-                insort(hands[1], d.pop())
-                if d and (loc == "grand_library" or loc == "scrapyard"):
-                    insort(hands[1], d.pop())
-            extra = self.elemental_draw
-            if extra[0] or extra[1]:
-                for p in SEATS:
-                    if extra[p]:
-                        self._draw(p, extra[p], "elemental")
-                        extra[p] = 0
-            if loc == "scrapyard":
-                self._t_scrapyard(None)  # type: ignore[arg-type]
-                self._run_quiet()
-                return
-        self.cur = None
-        if not (hands[0] and hands[1]):
-            self._check_stuck()
-
-    def _count(self) -> None:
-        """The tallies ``_tot`` and ``_djinn`` counted from the row."""
-        t0 = t1 = djinn = 0
+    def _count(self) -> tuple[list[int], int]:
+        """The signets in the row per seat and how many of the deck's row-watching ongoing
+        cards there carry a token (:data:`_WATCHER`: Judges, whose owners win every tie;
+        Mechanical Djinns, checked at every Finish), counted from the row and kept as the
+        running tallies (``_tot``, ``_watch``) from now on: :meth:`_decide` moves signets in
+        ``_tot``, a card leaving the row takes its signets out (:meth:`_untally`), a token
+        put on a watcher counts it. None until counted: a new round, a copy by
+        :meth:`clone`, a determinised world, and for ``_watch`` a token taken off or moved
+        (Void Mage, Kinesis Mage) or leaving the row."""
+        watcher = _WATCHER[self.deck]
+        t0 = t1 = watch = 0
         for e in self.row:
             d0, d1 = e["cards"]
             t0 += d0["sig"]
             t1 += d1["sig"]
-            if d0["on"] and d0["v"] == _MECHANICAL_DJINN:
-                djinn += 1
-            if d1["on"] and d1["v"] == _MECHANICAL_DJINN:
-                djinn += 1
-        self._tot = [t0, t1]
-        self._djinn = djinn if self.deck == "II" else 0
-
-    def _rest(self, step: str) -> None:
-        """After ``step`` of :meth:`_encounter_quiet` asked or pushed something: the rest of
-        the procedure goes on the task stack under it, and the engine runs on."""
-        if self.ending is None:
-            try:
-                self.tasks[:0] = _REST_BY[self.deck][self.location][step]
-            except KeyError:
-                self.tasks[:0] = _rest_of(self.deck, self.location, step)
-            if self.choice is not None:  # _run would stop at once
-                return
-        self._run_quiet()
-
-    def _retoken(self, i: int, v: int) -> None:
-        """``_reevaluate()`` after a token was put on or taken off card value ``v`` in
-        encounter ``i``, re-deciding only what it can change (the rest is as it was): the
-        encounter left of it (12: Treasurer, Counselor), every tie (8 in Deck I: Judge),
-        its own encounter (4: Mediator; 8 in Deck II: Aristocrat). Any other value (a
-        token moved there, Mechanical Djinn) changes no evaluation."""
-        one = self._reeval_at if self.quiet else self._reeval_one
-        if v == _TREASURER:
-            if i:
-                one(i - 1)
-        elif v == _JUDGE:
-            if self.deck == "I":
-                for j, enc in enumerate(self.row):
-                    if enc["evald"] and enc["win"] is None:
-                        one(j)
-            else:
-                one(i)
-        elif v == _MEDIATOR and self.deck == "I":
-            one(i)
-
-    # Quiet, written-out versions of the common encounter steps (same effects as _t_*).
-    def _q_reveal(self, task: dict[str, Any]) -> None:
-        """_t_reveal without a location rule (none fires here) and no event."""
-        enc = self.row[self._enc_index(self.cur)]
-        enc["revealed"] = True
-        c0, c1 = enc["cards"]
-        c0["up"] = c1["up"] = True
-
-    def _q_evaluate(self, task: dict[str, Any]) -> None:
-        """_t_evaluate of the newest encounter: _reevaluate(only=i) written out for it."""
-        row = self.row
-        i = self._enc_index(self.cur)
-        if i != len(row) - 1:
-            self._t_evaluate(task)
-            return
-        enc = row[i]
-        enc["evald"] = True
-        c0, c1 = enc["cards"]
-        deck_one = self.deck == "I"
-        if deck_one and ((c0["on"] and c0["v"] == _MEDIATOR)
-                         or (c1["on"] and c1["v"] == _MEDIATOR)):
-            win = None
-        else:
-            a, b = c0["v"] + c0["mod"], c1["v"] + c1["mod"]
-            win = 0 if a > b else 1 if b > a else None
-        if win is not None:
-            cw = c1 if win else c0
-            n = 1 + (not deck_one and cw["on"] and cw["v"] == _ARISTOCRAT)
-            s0, s1 = (0, n) if win else (n, 0)
-        else:  # C3: a Judge also wins a Mediator tie
-            s0 = s1 = 0
-            if deck_one:
-                for e in row:
-                    d0, d1 = e["cards"]
-                    if d0["on"] and d0["v"] == _JUDGE:
-                        s0 = 1
-                    if d1["on"] and d1["v"] == _JUDGE:
-                        s1 = 1
-        enc["win"] = win
-        tot = self._tot
-        if tot is not None:
-            tot[0] += s0 - c0["sig"]
-            tot[1] += s1 - c1["sig"]
-        c0["sig"], c1["sig"] = s0, s1
-        if self.location == "founders_day":
-            self._founders_check()
-
-    def _q_loser(self, task: dict[str, Any]) -> None:
-        """_t_loser and the ability task it pushes (run at once: it is next on the stack)."""
-        i = self._enc_index(self.cur)
-        if i < 0:
-            return
-        enc = self.row[i]
-        w = enc["win"]
-        if w is None:
-            return
-        q = 1 - w
-        card = enc["cards"][q]
-        ab = card["v"]
-        if ab in self.ongoing:
-            if not card["on"]:
-                card["on"] = True
-                if ab == _MECHANICAL_DJINN:
-                    self._djinn = None
-                self._retoken(i, ab)
-            return
-        name = self.abilities[ab]
-        src = [q, ab]
-        _ABILITY_RULES[name](self, q, src, i, {"seat": q, "ability": name, "card": ab,
-                                               "at": src})
-
-    def _q_end_checks(self, task: dict[str, Any]) -> None:
-        t0 = t1 = 0
-        for enc in self.row:
-            c0, c1 = enc["cards"]
-            t0 += c0["sig"]
-            t1 += c1["sig"]
-        if t0 >= SIGNETS_TO_WIN and t0 > t1:
-            self._end_round(0, "signets")
-        elif t1 >= SIGNETS_TO_WIN and t1 > t0:
-            self._end_round(1, "signets")
-        else:
-            hands, decks = self.hands, self.decks
-            if not ((hands[0] or decks[0]) and (hands[1] or decks[1])):
-                self._round_end_by_cards()
-
-    def _q_after_reveal(self, task: dict[str, Any]) -> None:
-        c0, c1 = self.row[self._enc_index(self.cur)]["cards"]
-        if c0["lib"] or c1["lib"] or c0["bm"] or c1["bm"]:
-            self._t_after_reveal(task)
-
-    def _q_engineer(self, task: dict[str, Any]) -> None:
-        i = self._enc_index(self.cur)
-        if i >= 0:
-            c0, c1 = self.row[i]["cards"]
-            if (c0 is not None and c0["eng"]) or (c1 is not None and c1["eng"]):
-                self._t_engineer(task)
-
-    def _q_djinn(self, task: dict[str, Any]) -> None:
-        """_t_djinn once a Mechanical Djinn is active (the row has no other case)."""
-        for enc in self.row:
-            c0, c1 = enc["cards"]
-            if ((c0["on"] and c0["v"] == _MECHANICAL_DJINN)
-                    or (c1["on"] and c1["v"] == _MECHANICAL_DJINN)):
-                self._t_djinn(task)
-                return
-
-    def _q_draws(self, task: dict[str, Any]) -> None:
-        """_t_draws with one card each (no Bazaar, Grand Library or Scrapyard)."""
-        decks, hands = self.decks, self.hands
-        d = decks[0]
-        if d:
-            insort(hands[0], d.pop())
-        d = decks[1]
-        if d:
-            insort(hands[1], d.pop())
-        extra = self.elemental_draw
-        if extra[0] or extra[1]:
-            for p in SEATS:
-                if extra[p]:
-                    self._draw(p, extra[p], "elemental")
-                    extra[p] = 0
+            if d0["on"] and d0["v"] == watcher:
+                watch += 1
+            if d1["on"] and d1["v"] == watcher:
+                watch += 1
+        self._tot = tot = [t0, t1]
+        self._watch = watch
+        return tot, watch
 
     def view(self, player: int | None) -> dict[str, Any]:
         if player is not None and player not in SEATS:
@@ -1244,36 +753,35 @@ class CardiaState(State):
         self.choice: dict[str, Any] | None = None
         self.cur: int | None = None
         self.ending: list[Any] | None = None
+        self._tot = self._watch = None
         if not self.quiet:
             self.log.append({"t": "round", "n": self.round, "wins": list(self.wins)})
-        n = 2 if self.location == "grand_library" else 5
-        if self.quiet:  # the same deal from the same PRNG state: search meets it again
-            self._tot = [0, 0]
-            self._djinn = 0
-            rng = self.rng
-            key = (rng._state, n)
-            deal = _DEALS.get(key)
-            if deal is None:
-                decks = self.decks
-                for p in SEATS:
-                    rng.shuffle(decks[p])
-                    self.hands[p] = sorted([decks[p].pop() for _ in range(n)])
-                if len(_DEALS) >= 4096:
-                    _DEALS.clear()
-                _DEALS[key] = (tuple(decks[0]), tuple(decks[1]), tuple(self.hands[0]),
-                               tuple(self.hands[1]), rng._state)
-                return
-            d0, d1, h0, h1, rng._state = deal
-            self.decks = [list(d0), list(d1)]
-            self.hands = [list(h0), list(h1)]
-            return
-        for p in SEATS:
-            self.rng.shuffle(self.decks[p])
-            cards = [self.decks[p].pop() for _ in range(n)]
-            self.hands[p] = sorted(cards)
-            if not self.quiet:
-                self.log.append(private_event({"t": "deal", "p": p, "n": n, "cards": cards},
-                                              [p], ["cards"]))
+        self._deal(2 if self.location == "grand_library" else 5)
+
+    def _deal(self, n: int) -> None:
+        """§2.2: each player shuffles their deck and draws ``n``. The deal depends only on
+        the PRNG state (every deck is 1..16 here), so it is kept (:data:`_DEALS`): search
+        plays many rounds from the same state and meets the same deal again."""
+        rng = self.rng
+        key = (rng._state, n)
+        deal = _DEALS.get(key)
+        if deal is None:
+            decks = self.decks
+            drawn = []
+            for p in SEATS:
+                rng.shuffle(decks[p])
+                drawn.append(tuple(decks[p].pop() for _ in range(n)))
+            if len(_DEALS) >= 4096:
+                _DEALS.clear()
+            deal = _DEALS[key] = (tuple(decks[0]), tuple(decks[1]), tuple(sorted(drawn[0])),
+                                  tuple(sorted(drawn[1])), rng._state, drawn)
+        d0, d1, h0, h1, rng._state, drawn = deal
+        self.decks = [list(d0), list(d1)]
+        self.hands = [list(h0), list(h1)]
+        if not self.quiet:
+            for p in SEATS:
+                self.log.append(private_event({"t": "deal", "p": p, "n": n,
+                                               "cards": list(drawn[p])}, [p], ["cards"]))
 
     # -- helpers ------------------------------------------------------------------------
     def _find(self, seat: int, value: int) -> int:
@@ -1337,27 +845,24 @@ class CardiaState(State):
     def _code(self, ident: list[int]) -> str:
         return f"{self._find(ident[0], ident[1]) + 1}{SEAT_LETTER[ident[0]]}"
 
-    def _codes(self, idents: list[list[int]]) -> list[str]:
-        """``_code`` of each row card, with one pass over the row."""
-        where = {}
-        for i, enc in enumerate(self.row):
-            c0, c1 = enc["cards"]
-            where[c0["v"]] = where[17 + c1["v"]] = i
-        return [f"{where[17 * p + v] + 1}{SEAT_LETTER[p]}" for p, v in idents]
-
     def _infl(self, card: dict[str, Any]) -> int:
         return card["v"] + card["mod"]
 
     def _draw(self, p: int, n: int, why: str) -> None:
+        """Seat ``p`` draws ``n`` cards (as many as the deck has) into its sorted hand."""
         deck, hand = self.decks[p], self.hands[p]
-        cards = [deck.pop()] if n == 1 and deck else [deck.pop() for _ in range(min(n, len(deck)))]
+        cards = [deck.pop() for _ in range(min(n, len(deck)))]
         for v in cards:
             insort(hand, v)
         if not self.quiet:
-            event = {"t": "draw", "p": p, "n": len(cards), "cards": cards}
-            if why != "finish":
-                event["why"] = why
-            self.log.append(private_event(event, [p], ["cards"]))
+            self._drew(p, cards, why)
+
+    def _drew(self, p: int, cards: list[int], why: str) -> None:
+        """The event of a draw (the cards seen by ``p`` only)."""
+        event = {"t": "draw", "p": p, "n": len(cards), "cards": cards}
+        if why != "finish":
+            event["why"] = why
+        self.log.append(private_event(event, [p], ["cards"]))
 
     def _discard_hand(self, p: int, cards: list[int], why: str) -> None:
         for v in cards:
@@ -1378,21 +883,28 @@ class CardiaState(State):
     def _remove(self, i: int, seat: int, to: str, why: str) -> None:
         """§4.4: a row card leaves (to the discard pile or the hand), losing its tokens."""
         enc = self.row[i]
-        v = enc["cards"][seat]["v"]
+        card = enc["cards"][seat]
+        v = card["v"]
+        self._untally(seat, card)
         enc["cards"][seat] = None
         if to == "hand":
             insort(self.hands[seat], v)
             if not self.quiet:
                 self.log.append({"t": "return", "p": seat, "e": i + 1, "card": v})
-            else:
-                self._tot = self._djinn = None
         else:
             self.discards[seat].append(v)
             if not self.quiet:
                 self.log.append({"t": "discard", "p": seat, "cards": [v], "from": "row",
                                  "why": why, "e": i + 1})
-            else:
-                self._tot = self._djinn = None
+
+    def _untally(self, seat: int, card: dict[str, Any]) -> None:
+        """Seat ``seat``'s row ``card`` leaves the row: its signets leave the running tally
+        (:meth:`_count`), and a token on it has the watchers counted again."""
+        tot = self._tot
+        if tot is not None:
+            tot[seat] -= card["sig"]
+        if card["on"]:
+            self._watch = None
 
     def _drop_empty(self, i: int) -> None:
         if self.row[i]["cards"] == [None, None]:
@@ -1401,16 +913,20 @@ class CardiaState(State):
                 self.log.append({"t": "delete", "e": i + 1})
 
     def _modify(self, ident: list[int], delta: int, by: str) -> None:
+        """``delta`` to the modifiers of row card ``ident`` ([seat, value]) if it is in the
+        row (:meth:`_modify_at`)."""
         i = self._find(ident[0], ident[1])
-        if i < 0:
-            return
-        card = self.row[i]["cards"][ident[0]]
+        if i >= 0:
+            self._modify_at(i, ident[0], delta, by)
+
+    def _modify_at(self, i: int, p: int, delta: int, by: str) -> None:
+        """``delta`` to the modifiers of seat ``p``'s card in encounter ``i``, then §4.2
+        (a card's influence decides only its own encounter)."""
+        card = self.row[i]["cards"][p]
         card["mod"] += delta
-        if self.quiet:
-            self._reeval_at(i)
-            return
-        self.log.append({"t": "modifier", "p": ident[0], "e": i + 1, "card": card["v"],
-                         "delta": delta, "total": card["mod"], "by": by})
+        if not self.quiet:
+            self.log.append({"t": "modifier", "p": p, "e": i + 1, "card": card["v"],
+                             "delta": delta, "total": card["mod"], "by": by})
         self._reevaluate(only=i)
 
     def _end_round(self, winner: int | None, reason: str) -> None:
@@ -1422,40 +938,19 @@ class CardiaState(State):
 
     # -- the engine loop ----------------------------------------------------------------
     def _run(self) -> None:
-        if self.quiet:
-            self._run_quiet()
-            return
-        while self.tasks and self.choice is None and self.ending is None:
-            task = self.tasks.pop()
+        """Run the scheduled tasks until a player must choose, the round ends (then it is
+        finished) or nothing is left (then a seat that must place with no card loses)."""
+        tasks = self.tasks  # (only _end_round replaces it, and that stops the loop)
+        while tasks and self.choice is None and self.ending is None:
+            task = tasks.pop()
             _TASKS[task["k"]](self, task)
         if self.ending is not None:
             self._finish_round()
         elif self.choice is None and not self.tasks:
             self.cur = None
-            self._check_stuck()
-
-    def _run_quiet(self) -> None:
-        """:meth:`_run` in a quiet state: the quiet handlers, and once just the steps after
-        the loser's ability are left (identity: procedure tasks are shared, pushed ones are
-        new), :meth:`_tail_quiet` runs them written out."""
-        try:
-            handlers, n, last = _QUIET_RUN[self.deck][self.location]
-        except KeyError:
-            _quiet_tasks(self.deck, self.location)
-            handlers, n, last = _QUIET_RUN[self.deck][self.location]
-        while self.tasks and self.choice is None and self.ending is None:
-            tasks = self.tasks
-            if len(tasks) == n and tasks[-1] is last:
-                tasks.clear()
-                self._tail_quiet()
-                return
-            task = tasks.pop()
-            handlers[task["k"]](self, task)
-        if self.ending is not None:
-            self._finish_round()
-        elif self.choice is None and not self.tasks:
-            self.cur = None
-            self._check_stuck()
+            hands = self.hands
+            if not (hands[0] and hands[1]):
+                self._check_stuck()
 
     def _push(self, *tasks: dict[str, Any]) -> None:
         """Schedule tasks to run in the order given (before anything already scheduled)."""
@@ -1477,7 +972,7 @@ class CardiaState(State):
             if hands[p]:
                 continue
             self._round_end_by_cards()
-            if self.ending is None:  # pragma: no cover - decks are never empty here
+            if self.ending is None:  # its deck has cards (no card empties a hand so)
                 self._end_round(None, "no_cards")
             self._finish_round()
             return
@@ -1502,55 +997,164 @@ class CardiaState(State):
         self._start_round()
 
     # -- placement (§3.1) ---------------------------------------------------------------
-    def _place(self, p: int, v: int) -> None:
-        self.hands[p].remove(v)
-        up = self.fortune == p
-        card = {"v": v, "mod": self.next_mod[p], "on": False, "sig": 0, "up": up,
-                "lib": self.librarian[p], "eng": self.engineer[p], "bm": self.blackmail[p]}
-        self.next_mod[p] = 0
-        self.librarian[p] = 0
-        self.engineer[p] = 0
-        self.blackmail[p] = []
-        self.placed[p] = card
-        if not self.quiet:
-            event = {"t": "place", "p": p, "e": len(self.row) + 1, "card": v}
-            if card["mod"]:
-                event["mod"] = card["mod"]
+    def _place(self, p: int, v: int, then: int = 0) -> None:
+        """Seat ``p`` places hand card ``v`` (§3.1): its pending "next card" effects go
+        with it (Surgeon / Clockmaker / Envoy modifiers now; Librarian, Blackmailer and
+        Engineer wait on the card). ``then``: the other seat's card, placed right after
+        (:meth:`playout_fast` draws both placements of a round at once). Once both seats
+        have placed, the pair is the next encounter and the encounter to resolve (this
+        one; Foggy Swamp: the one before it) goes through :meth:`_resolve`. The one
+        placement, for every path; new cards and encounters are copies of
+        :data:`_CARD` and :data:`_ENCOUNTER`."""
+        hands, fortune, placed = self.hands, self.fortune, self.placed
+        next_mod, librarian, engineer, blackmail = (self.next_mod, self.librarian,
+                                                    self.engineer, self.blackmail)
+        while True:
+            hands[p].remove(v)
+            placed[p] = card = _CARD.copy()
+            card["v"] = v
+            up = fortune == p
             if up:
-                event["up"] = True
-            self.log.append(event if up else private_event(event, [p], ["card"]))
-        if self.placed[0] is None or self.placed[1] is None:
+                card["up"] = True
+            if next_mod[p]:
+                card["mod"] = next_mod[p]
+                next_mod[p] = 0
+            if librarian[p]:
+                card["lib"] = librarian[p]
+                librarian[p] = 0
+            if engineer[p]:
+                card["eng"] = engineer[p]
+                engineer[p] = 0
+            if blackmail[p]:
+                card["bm"] = blackmail[p]
+                blackmail[p] = []
+            if not self.quiet:
+                event = {"t": "place", "p": p, "e": len(self.row) + 1, "card": v}
+                if card["mod"]:
+                    event["mod"] = card["mod"]
+                if up:
+                    event["up"] = True
+                self.log.append(event if up else private_event(event, [p], ["card"]))
+            if not then:
+                break
+            p, v, then = 1 - p, then, 0
+        if placed[1 - p] is None:
             return
         self.fortune = None
-        enc = {"id": self.next_id, "cards": self.placed, "revealed": False, "evald": False,
-               "win": None}
+        enc = _ENCOUNTER.copy()
+        enc["id"] = self.next_id
         self.next_id += 1
-        self.row.append(enc)
+        enc["cards"] = placed
         self.placed = [None, None]
+        row = self.row
+        row.append(enc)
+        i = len(row) - 1
         if self.location == "foggy_swamp":
-            if len(self.row) == 1:
-                self.tasks.extend(_procedure(self.deck, self.location, False))
+            if not i:  # nothing to reveal yet: only a Finish
+                self._resolve(_FINISH)
                 return
-            target = self.row[-2]
-        else:
-            target = enc
-        self.cur = target["id"]
-        self.tasks.extend(_procedure(self.deck, self.location, True))
+            i -= 1
+            enc = row[i]
+        self.cur = enc["id"]
+        self._resolve(_REVEAL, i, enc)
+
+    # -- the encounter procedure (§3.2–3.7) ---------------------------------------------
+    def _resolve(self, start: int, i: int = -1, enc: dict[str, Any] | None = None) -> None:
+        """The procedure of encounter ``self.cur`` (``enc``, at row index ``i``, when
+        ``start`` is :data:`_REVEAL`) from step ``start`` on: reveal, reveal checks,
+        after-reveal effects, evaluation, the loser's ability, then the Finish (Engineer,
+        Mechanical Djinn, Serpent Temple / Founder's Day, round-end checks, draws,
+        Scrapyard). Written out once, for the public path and the fast path alike; a step
+        that cannot do anything with this deck, location or encounter costs a test.
+
+        A step that ends the round returns at once (the engine then finishes the round). A
+        step that asks a choice or schedules tasks leaves the rest of the procedure under
+        them as one task (:data:`_RESUME`: ``{"k": "resolve", "from": step}``) and returns
+        for the engine (:meth:`_run`) to go on. ``start``: :data:`_REVEAL` (a whole
+        encounter), :data:`_EVALUATE` (after the after-reveal effects), :data:`_FINISH`
+        (after the loser's ability; also Foggy Swamp's first placement, which has only a
+        Finish), :data:`_END_CHECKS` (after Serpent Temple's wins)."""
+        loc = self.location
+        quiet = self.quiet
+        if start <= _EVALUATE:
+            if start:
+                i = self._enc_index(self.cur)
+                enc = self.row[i]
+            cards = enc["cards"]  # type: ignore[index]
+            c0, c1 = cards
+            if not start:  # §3.2 reveal, §3.3 reveal checks, §3.4 after-reveal effects
+                enc["revealed"] = True
+                c0["up"] = c1["up"] = True
+                if not quiet:
+                    self.log.append({"t": "reveal", "e": i + 1, "cards": [c0["v"], c1["v"]],
+                                     "influence": [c0["v"] + c0["mod"], c1["v"] + c1["mod"]]})
+                if i and loc in _REVEAL_RULES:
+                    self._reveal_rules(i, cards)
+                    if self.ending is not None:
+                        return
+                if self.deck == "II" and (c0["lib"] or c1["lib"] or c0["bm"] or c1["bm"]):
+                    self._after_reveal(cards)
+                    self.tasks.insert(0, _RESUME[_EVALUATE])
+                    return
+            # §3.5 evaluate, §3.6 the loser's ability
+            enc["evald"] = True
+            self._decide(i, enc, c0, c1)
+            if not quiet:
+                self.log.append({"t": "evaluate", "e": i + 1, "winner": enc["win"],
+                                 "signets": [c0["sig"], c1["sig"]]})
+            if loc == "founders_day":
+                self._founders_check()
+                if self.ending is not None:
+                    return
+            w = enc["win"]
+            if w is not None:  # a tie activates nothing
+                v = cards[1 - w]["v"]
+                self._activate(v, [1 - w, v], None, i)
+                if self.tasks or self.choice is not None or self.ending is not None:
+                    if self.ending is None:
+                        self.tasks.insert(0, _RESUME[_FINISH])
+                    return
+            start = _FINISH
+        if start == _FINISH:  # §3.7 (a) Engineer, (b) Mechanical Djinn, (c) locations
+            if self.deck == "II":
+                row = self.row
+                if enc is None or i >= len(row) or row[i] is not enc:  # where is it now?
+                    i = self._enc_index(self.cur)
+                    enc = row[i] if i >= 0 else None
+                if enc is not None:
+                    c0, c1 = enc["cards"]
+                    if (c0 is not None and c0["eng"]) or (c1 is not None and c1["eng"]):
+                        self._engineer(i)
+                djinn = self._watch  # (Deck II: the active Mechanical Djinns)
+                if djinn is None:
+                    djinn = self._count()[1]
+                if djinn:
+                    self._djinn_check()
+                    if self.ending is not None:
+                        return
+            if loc == "serpent_temple":
+                serpent = self.serpent
+                if serpent[0] or serpent[1]:
+                    self._serpent()
+                    self.tasks.insert(0, _RESUME[_END_CHECKS])
+                    return
+            elif loc == "founders_day":
+                self._founders_check()
+                if self.ending is not None:
+                    return
+        # §3.7 (d) round-end checks, (e) draws, Scrapyard
+        self._end_checks()
+        if self.ending is not None:
+            return
+        self._finish_draws()
+        if loc == "scrapyard":
+            self._push({"k": "under", "p": 0}, {"k": "under", "p": 1})
+
+    def _t_resolve(self, task: dict[str, Any]) -> None:
+        """The rest of an encounter's procedure, where a step left it (:meth:`_resolve`)."""
+        self._resolve(task["from"])
 
     # -- reveal (§3.2–3.4) --------------------------------------------------------------
-    def _t_reveal(self, task: dict[str, Any]) -> None:
-        i = self._enc_index(self.cur)
-        enc = self.row[i]
-        enc["revealed"] = True
-        cards = enc["cards"]
-        for c in cards:
-            c["up"] = True
-        if not self.quiet:
-            self.log.append({"t": "reveal", "e": i + 1, "cards": [c["v"] for c in cards],
-                             "influence": [self._infl(c) for c in cards]})
-        if i:
-            self._reveal_rules(i, cards)
-
     def _reveal_rules(self, i: int, cards: list[dict[str, Any]]) -> None:
         """The reveal's location rules (Auction House, Haunted Catacombs), for ``i`` > 0."""
         prev = self.row[i - 1]["cards"]
@@ -1570,19 +1174,17 @@ class CardiaState(State):
             elif losers:
                 self._end_round(None, "haunted_catacombs")
 
-    def _t_after_reveal(self, task: dict[str, Any]) -> None:
-        enc = self.row[self._enc_index(self.cur)]
-        c0, c1 = enc["cards"]
-        if not (c0["lib"] or c1["lib"] or c0["bm"] or c1["bm"]):
-            return
+    def _after_reveal(self, cards: list[dict[str, Any]]) -> None:
+        """§3.4: the revealed cards' waiting Librarian and Blackmailer effects, as tasks
+        (Librarians first, seat a first)."""
         tasks = []
         for p in SEATS:
-            c = enc["cards"][p]
+            c = cards[p]
             for _ in range(c["lib"]):
                 tasks.append({"k": "librarian", "p": p, "v": c["v"]})
             c["lib"] = 0
         for p in SEATS:
-            c = enc["cards"][p]
+            c = cards[p]
             for colour in c["bm"]:
                 tasks.append({"k": "blackmail", "p": p, "colour": colour, "v": c["v"]})
             c["bm"] = []
@@ -1601,139 +1203,142 @@ class CardiaState(State):
             self._push({"k": "discard", "p": p, "n": 2, "why": "blackmailer"})
 
     def _t_discard(self, task: dict[str, Any]) -> None:
-        """``p`` discards ``n`` hand cards of their choice (fewer if unable)."""
-        p, n = task["p"], task["n"]
+        self._discard_choice(task["p"], task["n"], task["why"])
+
+    def _discard_choice(self, p: int, n: int, why: str) -> None:
+        """``p`` discards ``n`` hand cards of their choice (fewer if unable): asked one at a
+        time, the whole hand at once when it has no more than that."""
         hand = self.hands[p]
         if n <= 0 or not hand:
             return
         if len(hand) <= n:
-            self._discard_hand(p, list(hand), task["why"])
+            self._discard_hand(p, list(hand), why)
             return
-        self._ask({"kind": "discard", "seat": p, "ability": task["why"], "card": None,
-                   "at": None, "count": n, "why": task["why"]},
-                  [_X[v] for v in hand])
+        self._ask({"kind": "discard", "seat": p, "ability": why, "card": None,
+                   "at": None, "count": n, "why": why}, [_X[v] for v in hand])
 
     def _t_draw(self, task: dict[str, Any]) -> None:
         self._draw(task["p"], task["n"], task["why"])
 
     # -- evaluation (§4.1, §4.2) --------------------------------------------------------
-    def _t_evaluate(self, task: dict[str, Any]) -> None:
-        i = self._enc_index(self.cur)
-        enc = self.row[i]
-        enc["evald"] = True
-        self._reevaluate(skip=enc["id"], only=i)
-        cards = enc["cards"]
-        if not self.quiet:
-            self.log.append({"t": "evaluate", "e": i + 1, "winner": enc["win"],
-                             "signets": [c["sig"] for c in cards]})
-        if self.location == "founders_day":
-            self._founders_check()
+    def _reevaluate(self, skip: int | None = None,
+                    only: int | list[int] | None = None) -> None:
+        """§4.2: re-decide evaluated encounters (:meth:`_decide`); signets move,
+        abilities never trigger. One ``signets`` event lists what changed (but encounter
+        id ``skip``).
 
-    def _reevaluate(self, skip: int | None = None, only: int | None = None) -> None:
-        """Re-decide every evaluated encounter; signets move, abilities never trigger.
-
-        ``only``: the row index of the one encounter that can change. Other encounters
-        depend on a card only through its ongoing token, so this is the case when a card's
-        modifiers change, and for the encounter just evaluated (its cards carry no token
-        yet).
-        """
+        ``only``: the row index, or the sorted row indices, of what can change (the rest
+        of the row is decided as it stands): a card's modifiers change only its own
+        encounter; a token only what :meth:`_retoken` says. None: every encounter (after
+        a removal shifts the row)."""
         row = self.row
+        if only is None:
+            indices: Any = range(len(row))
+        elif type(only) is int:
+            indices = (only,)
+        else:
+            indices = only
+        quiet = self.quiet
         changed = []
-        serpent = self.location == "serpent_temple"
-        for i in range(len(row)) if only is None else (only,):
+        for i in indices:
             enc = row[i]
             if not enc["evald"]:
                 continue
-            win, s0, s1 = self._encounter_signets(i)
-            enc["win"] = win
             c0, c1 = enc["cards"]
-            before = [c0["sig"], c1["sig"]]
-            if before[0] != s0 or before[1] != s1:
-                c0["sig"], c1["sig"] = s0, s1
-                if self.quiet:
-                    self._tot = None
-                elif enc["id"] != skip:
-                    changed.append({"e": i + 1, "before": before, "after": [s0, s1]})
-                if serpent and enc["id"] != self.cur:
-                    if s0 and not before[0]:
-                        self.serpent[0] += 1
-                    if s1 and not before[1]:
-                        self.serpent[1] += 1
+            if quiet:
+                self._decide(i, enc, c0, c1)
+            else:
+                before = [c0["sig"], c1["sig"]]
+                if self._decide(i, enc, c0, c1) and enc["id"] != skip:
+                    changed.append({"e": i + 1, "before": before,
+                                    "after": [c0["sig"], c1["sig"]]})
         if changed:
             self.log.append({"t": "signets", "changed": changed, "totals": self._totals()})
 
-    def _encounter_signets(self, i: int) -> tuple[int | None, int, int]:
-        """§4.1 for the evaluated encounter ``row[i]``: (its winner or None, each seat's
-        signets on it), from the cards as they are now.
+    def _decide(self, i: int, enc: dict[str, Any], c0: dict[str, Any],
+                c1: dict[str, Any]) -> bool:
+        """§4.1 for the evaluated encounter ``enc`` = ``row[i]`` (its cards ``c0``, ``c1``),
+        from its cards and its neighbour's as they are now, put on the row: its winner
+        (``win``) and signets; the signet tally (:meth:`_count`) and Serpent Temple's count
+        of newly won earlier encounters follow. True if signets moved. The one evaluation:
+        every evaluation and re-evaluation of both paths comes here.
 
-        The hot spot of every playout, so the tests are written out on plain fields: an
-        ongoing ability is active when its card carries a token (``on``) and has that
+        An ongoing ability is active when its card carries a token (``on``) and has that
         ability's value in this deck (Judge, Mediator, Treasurer: Deck I; Counselor,
-        Aristocrat: Deck II).
+        Aristocrat: Deck II). The hot spot of every playout: the tests are on plain fields,
+        and an encounter with no token and no evaluated encounter right of it (most often
+        the one just revealed) is decided by influence at once.
         """
         row = self.row
-        c0, c1 = row[i]["cards"]
-        deck_one = self.deck == "I"
-        win = None
-        decided = False
-        bonus = 0
-        if i < len(row) - 1:
-            nxt = row[i + 1]
-            if nxt["evald"]:
-                n0, n1 = nxt["cards"]
-                if deck_one:
-                    bonus = ((n0["on"] and n0["v"] == _TREASURER)
-                             + (n1["on"] and n1["v"] == _TREASURER))
-                else:
-                    k0 = n0["on"] and n0["v"] == _COUNSELOR
-                    k1 = n1["on"] and n1["v"] == _COUNSELOR
-                    if k0 != k1:  # two active Counselors cancel each other out
-                        win, decided = (0 if k0 else 1), True
-        if not decided:
+        a = c0["v"] + c0["mod"]
+        b = c1["v"] + c1["mod"]
+        if not (c0["on"] or c1["on"] or (row[-1] is not enc and row[i + 1]["evald"])):
+            # No token here and no evaluated encounter right of it: influence decides.
+            if a > b:
+                win, s0, s1 = 0, 1, 0
+            elif b > a:
+                win, s0, s1 = 1, 0, 1
+            else:
+                win, s0, s1 = None, *self._judges(row, 1)
+        else:
+            win = 0 if a > b else 1 if b > a else None  # 3. influence
+            n = 1  # the winner's signets
+            deck_one = self.deck == "I"
             if deck_one and ((c0["on"] and c0["v"] == _MEDIATOR)
                              or (c1["on"] and c1["v"] == _MEDIATOR)):
-                win = None
-            else:
-                a, b = c0["v"] + c0["mod"], c1["v"] + c1["mod"]
-                win = 0 if a > b else 1 if b > a else None
-        if win is not None:
-            cw = c1 if win else c0
-            n = 1 + bonus + (not deck_one and cw["on"] and cw["v"] == _ARISTOCRAT)
-            return (1, 0, n) if win else (0, n, 0)
-        # C3: a Judge also wins a Mediator tie
-        j0 = j1 = False
-        if deck_one:
+                win = None  # 2. Mediator
+            if row[-1] is not enc and row[i + 1]["evald"]:
+                n0, n1 = row[i + 1]["cards"]
+                if deck_one:  # 5. an active Treasurer right of it
+                    n += ((n0["on"] and n0["v"] == _TREASURER)
+                          + (n1["on"] and n1["v"] == _TREASURER))
+                else:  # 1. an active Counselor right of it (two cancel each other out)
+                    k0 = n0["on"] and n0["v"] == _COUNSELOR
+                    k1 = n1["on"] and n1["v"] == _COUNSELOR
+                    if k0 != k1:
+                        win = 0 if k0 else 1
+            if win is None:  # 4. a tie: each active Judge's owner (C3: a Mediator tie too)
+                s0, s1 = self._judges(row, n)
+            else:  # 5. the winner's signets, +1 for an active Aristocrat
+                cw = c1 if win else c0
+                if cw["on"] and not deck_one and cw["v"] == _ARISTOCRAT:
+                    n += 1
+                s0, s1 = (0, n) if win else (n, 0)
+        enc["win"] = win
+        b0 = c0["sig"]
+        b1 = c1["sig"]
+        if b0 == s0 and b1 == s1:
+            return False
+        c0["sig"] = s0
+        c1["sig"] = s1
+        tot = self._tot
+        if tot is not None:
+            tot[0] += s0 - b0
+            tot[1] += s1 - b1
+        if self.location == "serpent_temple" and enc["id"] != self.cur:
+            if s0 and not b0:
+                self.serpent[0] += 1
+            if s1 and not b1:
+                self.serpent[1] += 1
+        return True
+
+    def _judges(self, row: list[dict[str, Any]], n: int) -> tuple[int, int]:
+        """§4.1.4, a tie: the signets of each seat that has an active Judge in the row
+        (Deck I), ``n`` each (the row is looked at only if the tally counts one)."""
+        s0 = s1 = 0
+        if self.deck == "I":
+            watch = self._watch
+            if watch is None:
+                watch = self._count()[1]
+            if not watch:
+                return 0, 0
             for e in row:
                 d0, d1 = e["cards"]
                 if d0["on"] and d0["v"] == _JUDGE:
-                    j0 = True
+                    s0 = n
                 if d1["on"] and d1["v"] == _JUDGE:
-                    j1 = True
-        return None, 1 + bonus if j0 else 0, 1 + bonus if j1 else 0
-
-    def _reeval_at(self, i: int) -> None:
-        """``_reevaluate(only=i)`` in a quiet state (no event to make), written out lean."""
-        enc = self.row[i]
-        if not enc["evald"]:
-            return
-        win, s0, s1 = self._encounter_signets(i)
-        enc["win"] = win
-        c0, c1 = enc["cards"]
-        b0, b1 = c0["sig"], c1["sig"]
-        if b0 != s0 or b1 != s1:
-            c0["sig"], c1["sig"] = s0, s1
-            tot = self._tot
-            if tot is not None:
-                tot[0] += s0 - b0
-                tot[1] += s1 - b1
-            if self.location == "serpent_temple" and enc["id"] != self.cur:
-                if s0 and not b0:
-                    self.serpent[0] += 1
-                if s1 and not b1:
-                    self.serpent[1] += 1
-
-    def _reeval_one(self, i: int) -> None:
-        self._reevaluate(only=i)
+                    s1 = n
+        return s0, s1
 
     def _founders_check(self) -> None:
         """Founder's Day: signets on 3 consecutive encounters win the round at once."""
@@ -1751,44 +1356,68 @@ class CardiaState(State):
         if winners:
             self._end_round(winners[0] if len(winners) == 1 else None, "founders_day")
 
-    # -- the losing card's ability (§3.6) -----------------------------------------------
-    def _t_loser(self, task: dict[str, Any]) -> None:
-        i = self._enc_index(self.cur)
-        if i < 0 or self.row[i]["win"] is None:
-            return
-        q = 1 - self.row[i]["win"]
-        v = self.row[i]["cards"][q]["v"]
-        self._push({"k": "ability", "ab": v, "src": [q, v], "via": None})
-
-    def _t_ability(self, task: dict[str, Any]) -> None:
-        ab, src, via = task["ab"], task["src"], task["via"]
-        name = self.abilities[ab]
+    # -- abilities (§3.6, §7) ------------------------------------------------------------
+    def _activate(self, ab: int, src: list[int], via: str | None, i: int | None = None) -> None:
+        """Ability ``ab`` activates as row card ``src`` ([seat, value], at row index ``i``
+        if known): its own (the loser's, §3.6) or copied / re-activated ``via`` Magistra,
+        Illusionist or Elemental. An ongoing ability puts a token on the card (§4.3) and
+        re-decides what the token changes (:meth:`_retoken`); an instant one runs its rule
+        (:data:`_RULES`: ``rule(self, o, src, i, ab)``), which returns False when it had no
+        legal target."""
         o = src[0]
-        i = self._find(o, src[1])
-        event = {"t": "ability", "p": o, "ability": name, "card": ab,
-                 "e": i + 1 if i >= 0 else None}
-        if via:
-            event["via"] = via
-            event["at"] = src[1]
-        if not self.quiet:
+        if i is None:
+            i = self._find(o, src[1])
+        quiet = self.quiet
+        if not quiet:
+            event = {"t": "ability", "p": o, "ability": self.abilities[ab], "card": ab,
+                     "e": i + 1 if i >= 0 else None}
+            if via:
+                event["via"] = via
+                event["at"] = src[1]
             self.log.append(event)
-        if ab in self.ongoing:
+        rule = _RULES[self.deck][ab]
+        if rule is None:  # ongoing
             card = self.row[i]["cards"][o] if i >= 0 else None
             if card is not None and not card["on"]:
                 card["on"] = True
-                if not self.quiet:
+                if not quiet:
                     self.log.append({"t": "token", "p": o, "e": i + 1, "card": card["v"],
                                      "on": True})
-                else:
-                    self._djinn = None
-                self._reevaluate()
+                if ab == _WATCHER[self.deck] and self._watch is not None:
+                    self._watch += 1
+                self._reevaluate(only=self._retoken(i, ab))
             return
-        ctx = {"seat": o, "ability": name, "card": ab, "at": src if i >= 0 else None}
-        if _ABILITY_RULES[name](self, o, src, i, ctx) is False:
+        if rule(self, o, src, i, ab) is False and not quiet:
             event["none"] = True
 
+    def _asking(self, o: int, src: list[int], i: int, ab: int, kind: str) -> dict[str, Any]:
+        """A choice of kind ``kind`` for seat ``o``, asked by ability ``ab`` acting as row
+        card ``src`` (at row index ``i``, -1 if it left the row)."""
+        return {"seat": o, "ability": self.abilities[ab], "card": ab,
+                "at": src if i >= 0 else None, "kind": kind}
+
+    def _t_ability(self, task: dict[str, Any]) -> None:
+        self._activate(task["ab"], task["src"], task["via"])
+
+    def _retoken(self, i: int, v: int) -> list[int]:
+        """The row indices whose §4.1 decision can change when a token is put on or taken
+        off card value ``v`` in encounter ``i`` (the rest of the row stays as decided): the
+        encounter left of it (12: Treasurer, Counselor), every tie (8 in Deck I: Judge),
+        its own encounter (4: Mediator; 8 in Deck II: Aristocrat). Any other value (a token
+        moved there, Mechanical Djinn) changes no evaluation."""
+        if v == _TREASURER:
+            return [i - 1] if i else []
+        if v == _JUDGE:
+            if self.deck == "I":
+                return [j for j, enc in enumerate(self.row)
+                        if enc["evald"] and enc["win"] is None]
+            return [i]
+        if v == _MEDIATOR and self.deck == "I":
+            return [i]
+        return []
+
     # Deck I ------------------------------------------------------------------------------
-    def _ab_hired_blade(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_hired_blade(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         if i < 0:
             return False
         row = self.row
@@ -1803,15 +1432,15 @@ class CardiaState(State):
             self._reevaluate(only=i - 1)
         return None
 
-    def _ab_void_mage(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_void_mage(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         opts = [_CODE[n][p] for n, enc in enumerate(self.row) if enc["revealed"]
                 for p, c in enumerate(enc["cards"]) if c["mod"] or c["on"]]
         if not opts:
             return False
-        self._ask({**ctx, "kind": "void_target"}, opts)
+        self._ask(self._asking(o, src, i, ab, "void_target"), opts)
         return None
 
-    def _ab_surgeon(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_surgeon(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         self._pend_mod(o, -5)
         return None
 
@@ -1820,25 +1449,25 @@ class CardiaState(State):
         if not self.quiet:
             self.log.append({"t": "pending", "p": o, "effect": "next_modifier", "value": delta})
 
-    def _ab_saboteur(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_saboteur(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         self._discard_deck_top(1 - o, 2, "saboteur")
         return None
 
-    def _ab_fortune_teller(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_fortune_teller(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         self.fortune = 1 - o
         if not self.quiet:
             self.log.append({"t": "pending", "p": o, "effect": "fortune_teller", "value": 1 - o})
         return None
 
-    def _ab_palace_guard(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
-        self._ask({**ctx, "kind": "colour"}, list(COLOURS))
+    def _ab_palace_guard(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
+        self._ask(self._asking(o, src, i, ab, "colour"), list(COLOURS))
         return None
 
     _ab_ambusher = _ab_palace_guard
     _ab_blackmailer = _ab_palace_guard
     _ab_witch_king = _ab_palace_guard
 
-    def _ab_puppeteer(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_puppeteer(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         q = 1 - o
         if not self.hands[q]:  # §6.1: the opponent cannot play
             self._end_round(o, "puppeteer")
@@ -1850,33 +1479,32 @@ class CardiaState(State):
         new = self.hands[q].pop(self.rng.randbelow(len(self.hands[q])))
         self.discards[q].append(old)
         token = enc["cards"][q]["on"]
+        self._untally(q, enc["cards"][q])
         enc["cards"][q] = _new_card(new, True)
         if not self.quiet:
             self.log.append({"t": "replace", "p": q, "e": i + 1, "old": old, "new": new})
-        else:
-            self._tot = self._djinn = None
         if token:
             self._reevaluate()
         else:  # a card without a token in, one without out: only this encounter changes
             self._reevaluate(only=i)
         return None
 
-    def _ab_clockmaker(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_clockmaker(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         if i > 0:
-            self._modify([o, self.row[i - 1]["cards"][o]["v"]], 3, "clockmaker")
+            self._modify_at(i - 1, o, 3, "clockmaker")
         self._pend_mod(o, 3)
         return None
 
-    def _ab_swamp_guardian(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_swamp_guardian(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         v = src[1]
         opts = [_CODE[n][o] for n, enc in enumerate(self.row)
                 if enc["revealed"] and enc["cards"][o]["v"] != v]
         if not opts:
             return False
-        self._ask({**ctx, "kind": "swamp_target"}, opts)
+        self._ask(self._asking(o, src, i, ab, "swamp_target"), opts)
         return None
 
-    def _ab_magistra(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_magistra(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         if i < 0:
             return False
         me = self.row[i]["cards"][o]
@@ -1886,71 +1514,71 @@ class CardiaState(State):
                 and c["v"] not in ongoing and c["v"] + c["mod"] >= floor]
         if not opts:
             return False
-        self._ask({**ctx, "kind": "magistra_target"}, opts)
+        self._ask(self._asking(o, src, i, ab, "magistra_target"), opts)
         return None
 
-    def _ab_inventor(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_inventor(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         opts = [code for n, enc in enumerate(self.row) if enc["revealed"] for code in _CODE[n]]
         if len(opts) < 2:
             return False
-        self._ask({**ctx, "kind": "inventor_plus"}, opts)
+        self._ask(self._asking(o, src, i, ab, "inventor_plus"), opts)
         return None
 
-    def _ab_djinn(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_djinn(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         self._end_round(o, "djinn")
         return None
 
     # Deck II -----------------------------------------------------------------------------
-    def _ab_poisoner(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_poisoner(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         if i < 0:
             return False
         me, opp = self.row[i]["cards"][o], self.row[i]["cards"][1 - o]
         delta = self._infl(me) - self._infl(opp)
-        self._modify([1 - o, opp["v"]], delta, "poisoner")
+        self._modify_at(i, 1 - o, delta, "poisoner")
         return None
 
-    def _ab_kinesis_mage(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_kinesis_mage(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         own = [n for n, enc in enumerate(self.row) if enc["revealed"]]
         row = self.row
         opts = [_CODE[n][o] for n in own if (c := row[n]["cards"][o])["mod"] or c["on"]]
         if len(own) < 2 or not opts:
             return False
-        self._ask({**ctx, "kind": "kinesis_from"}, opts)
+        self._ask(self._asking(o, src, i, ab, "kinesis_from"), opts)
         return None
 
-    def _ab_envoy(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_envoy(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         opts = [code for n, enc in enumerate(self.row) if enc["revealed"] for code in _CODE[n]]
         opts.append("n")
-        self._ask({**ctx, "kind": "envoy_target"}, opts)
+        self._ask(self._asking(o, src, i, ab, "envoy_target"), opts)
         return None
 
-    def _ab_tax_collector(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_tax_collector(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         if i < 0:
             return False
-        self._modify(src, 4, "tax_collector")
+        self._modify_at(i, o, 4, "tax_collector")
         return None
 
-    def _ab_revolutionary(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_revolutionary(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         q = 1 - o
         self._push({"k": "discard", "p": q, "n": 2, "why": "revolutionary"},
                    {"k": "draw", "p": q, "n": 2, "why": "revolutionary"})
         return None
 
-    def _ab_librarian(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_librarian(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         self.librarian[o] += 1
         if not self.quiet:
             self.log.append({"t": "pending", "p": o, "effect": "librarian", "value": 1})
         return None
 
-    def _ab_prodigy(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_prodigy(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         opts = [_CODE[n][o] for n, enc in enumerate(self.row)
                 if enc["revealed"] and (c := enc["cards"][o])["v"] + c["mod"] <= 8]
         if not opts:
             return False
-        self._ask({**ctx, "kind": "prodigy_target"}, opts)
+        self._ask(self._asking(o, src, i, ab, "prodigy_target"), opts)
         return None
 
-    def _ab_illusionist(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_illusionist(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         opts = []
         v = src[1] if src[0] == o else None
         for n, enc in enumerate(self.row):
@@ -1959,203 +1587,156 @@ class CardiaState(State):
                     opts.append(_CODE[n][o])
         if not opts:
             return False
-        self._ask({**ctx, "kind": "illusionist_target"}, opts)
+        self._ask(self._asking(o, src, i, ab, "illusionist_target"), opts)
         return None
 
-    def _ab_engineer(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_engineer(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         self.engineer[o] += 1
         if not self.quiet:
             self.log.append({"t": "pending", "p": o, "effect": "engineer", "value": 5})
         return None
 
-    def _ab_elemental(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_elemental(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         opts = [f"x{v}" for v in self.hands[o] if v not in self.ongoing]
         if not opts:
             return False
-        self._ask({**ctx, "kind": "elemental_card"}, opts)
+        self._ask(self._asking(o, src, i, ab, "elemental_card"), opts)
         return None
 
-    def _ab_successor(self, o: int, src: list[int], i: int, ctx: dict) -> bool | None:
+    def _ab_successor(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
         q = 1 - o
         self._discard_deck_top(q, len(self.decks[q]), "successor")
         if len(self.hands[q]) > 2:
-            self._ask({**ctx, "kind": "successor_keep", "seat": q, "count": 2, "_kept": []},
+            self._ask({**self._asking(o, src, i, ab, "successor_keep"), "seat": q, "count": 2,
+                       "_kept": []},
                       [f"k{v}" for v in self.hands[q]])
         return None
 
     # -- answering a choice -------------------------------------------------------------
     def _answer(self, c: dict[str, Any], action: str) -> None:
-        kind = c["kind"]
-        o = c["seat"]
-        if kind in _ROW_KINDS and action != "n":
-            i, p = _AT[action]
-            target = [p, self.row[i]["cards"][p]["v"]]
-        if kind == "discard":  # the most frequent first
-            self._discard_hand(o, [int(action[1:])], c["why"])
-            if c["count"] > 1:
-                self._push({"k": "discard", "p": o, "n": c["count"] - 1, "why": c["why"]})
-        elif kind == "librarian":
-            delta = 2 if action == "+" else -2
-            self._modify(c["target"], delta, "librarian")
-        elif kind == "colour":
-            self._named(c, action)
-        elif kind == "palace_guard_discard":
-            if action == "pass":
-                if not self.quiet:
-                    self.log.append({"t": "decline", "p": o})
-                if c["at"] is not None:
-                    self._modify(c["at"], 7, "palace_guard")
-            else:
-                self._discard_hand(o, [int(action[1:])], "palace_guard")
-        elif kind == "void_target":
-            card = self.row[i]["cards"][p]
-            opts = (["m"] if card["mod"] else []) + (["o"] if card["on"] else [])
-            self._ask({**_ctx(c), "kind": "void_kind", "target": target}, opts)
-        elif kind == "void_kind":
-            t = c["target"]
-            i = self._find(t[0], t[1])
-            card = self.row[i]["cards"][t[0]]
-            if action == "m":
-                self._modify(t, -card["mod"], "void_mage")
-            else:
-                card["on"] = False
-                if not self.quiet:
-                    self.log.append({"t": "token", "p": t[0], "e": i + 1, "card": t[1],
-                                     "on": False})
-                else:
-                    self._djinn = None
-                self._retoken(i, t[1])
-        elif kind == "inventor_plus":
-            self._modify(target, 3, "inventor")
-            opts = [code for n, enc in enumerate(self.row) if enc["revealed"]
-                    for code in _CODE[n]]
-            opts.remove(action)
-            self._ask({**_ctx(c), "kind": "inventor_minus", "plus": target}, opts)
-        elif kind == "inventor_minus":
-            self._modify(target, -3, "inventor")
-        elif kind == "swamp_target":
-            i = self._find(target[0], target[1])
-            self._remove(i, o, "hand", "swamp_guardian")
-            self._remove(i, 1 - o, "discard", "swamp_guardian")
-            self._drop_empty(i)
-            self._reevaluate()
-        elif kind == "magistra_target":
-            self._push({"k": "ability", "ab": target[1], "src": c["at"], "via": "magistra"})
-        elif kind == "illusionist_target":
-            self._push({"k": "ability", "ab": target[1], "src": target, "via": "illusionist"})
-        elif kind == "prodigy_target":
-            self._modify(target, 3, "prodigy")
-        elif kind == "envoy_target":
-            if action == "n":
-                self._pend_mod(o, -3)
-            else:
-                self._modify(target, -3, "envoy")
-        elif kind == "kinesis_from":
-            opts = [_CODE[n][o] for n, enc in enumerate(self.row) if enc["revealed"]]
-            opts.remove(action)
-            self._ask({**_ctx(c), "kind": "kinesis_to", "from": target}, opts)
-        elif kind == "kinesis_to":
-            self._kinesis(c["from"], target)
-        elif kind == "elemental_card":
-            v = int(action[1:])
-            self._discard_hand(o, [v], "elemental")
-            self.elemental_draw[o] += 1
-            self._push({"k": "ability", "ab": v, "src": c["at"] or [o, c["card"]],
-                        "via": "elemental"})
-        elif kind == "successor_keep":
-            kept = [*c["_kept"], int(action[1:])]
-            rest = [v for v in self.hands[o] if v not in kept]
-            if len(kept) < 2 and len(rest) > 1:
-                self._ask({**c, "count": 2 - len(kept), "_kept": kept},
-                          [f"k{v}" for v in rest])
-            else:
-                if len(kept) < 2:
-                    rest = []
-                self._discard_hand(o, rest, "successor")
-        elif kind == "scrapyard_under":
-            v = int(action[1:])
-            self.hands[o].remove(v)
-            self.decks[o].insert(0, v)
-            if not self.quiet:
-                self.log.append(private_event({"t": "under", "p": o, "card": v}, [o], ["card"]))
+        """Choice ``c`` answered with ``action`` (one of its options): its kind's
+        ``_an_<kind>`` (:data:`_ANSWERS`)."""
+        _ANSWERS[c["kind"]](self, c, action)
 
-    # Quiet answers of the most frequent choices (:data:`_QUIET_ANSWERS`): :meth:`_answer`
-    # and the :meth:`_run_quiet` after it in one, as they go in a quiet state.
-    def _qa_discard(self, c: dict[str, Any], action: str) -> None:
-        """A discard, and the next one of the same count (``_t_discard``, which _answer
-        pushes and the engine runs at once) written out."""
+    def _target(self, code: str) -> list[int]:
+        """[seat, value] of the row card ``code`` names ("3a": encounter 3, seat a)."""
+        i, p = _AT[code]
+        return [p, self.row[i]["cards"][p]["v"]]
+
+    def _an_discard(self, c: dict[str, Any], action: str) -> None:
+        o, why = c["seat"], c["why"]
+        self._discard_hand(o, [_X_VALUE[action]], why)
+        if c["count"] > 1:
+            self._discard_choice(o, c["count"] - 1, why)
+
+    def _an_librarian(self, c: dict[str, Any], action: str) -> None:
+        self._modify(c["target"], 2 if action == "+" else -2, "librarian")
+
+    def _an_colour(self, c: dict[str, Any], action: str) -> None:
+        self._named(c, action)
+
+    def _an_palace_guard_discard(self, c: dict[str, Any], action: str) -> None:
+        o = c["seat"]
+        if action == "pass":
+            if not self.quiet:
+                self.log.append({"t": "decline", "p": o})
+            if c["at"] is not None:
+                self._modify(c["at"], 7, "palace_guard")
+        else:
+            self._discard_hand(o, [_X_VALUE[action]], "palace_guard")
+
+    def _an_void_target(self, c: dict[str, Any], action: str) -> None:
+        i, p = _AT[action]
+        card = self.row[i]["cards"][p]
+        opts = (["m"] if card["mod"] else []) + (["o"] if card["on"] else [])
+        self._ask({**_ctx(c), "kind": "void_kind", "target": [p, card["v"]]}, opts)
+
+    def _an_void_kind(self, c: dict[str, Any], action: str) -> None:
+        t = c["target"]
+        i = self._find(t[0], t[1])
+        card = self.row[i]["cards"][t[0]]
+        if action == "m":
+            self._modify(t, -card["mod"], "void_mage")
+            return
+        card["on"] = False
+        self._watch = None  # (it may have been a Judge's)
+        if not self.quiet:
+            self.log.append({"t": "token", "p": t[0], "e": i + 1, "card": t[1], "on": False})
+        for j in self._retoken(i, t[1]):  # (one signets event per encounter)
+            self._reevaluate(only=j)
+
+    def _an_inventor_plus(self, c: dict[str, Any], action: str) -> None:
+        target = self._target(action)
+        i, p = _AT[action]
+        self._modify_at(i, p, 3, "inventor")
+        opts = [code for n, enc in enumerate(self.row) if enc["revealed"] for code in _CODE[n]]
+        opts.remove(action)
+        self._ask({**_ctx(c), "kind": "inventor_minus", "plus": target}, opts)
+
+    def _an_inventor_minus(self, c: dict[str, Any], action: str) -> None:
+        i, p = _AT[action]
+        self._modify_at(i, p, -3, "inventor")
+
+    def _an_swamp_target(self, c: dict[str, Any], action: str) -> None:
+        o = c["seat"]
+        i = _AT[action][0]
+        self._remove(i, o, "hand", "swamp_guardian")
+        self._remove(i, 1 - o, "discard", "swamp_guardian")
+        self._drop_empty(i)
+        self._reevaluate()
+
+    def _an_magistra_target(self, c: dict[str, Any], action: str) -> None:
+        self._push({"k": "ability", "ab": self._target(action)[1], "src": c["at"],
+                    "via": "magistra"})
+
+    def _an_illusionist_target(self, c: dict[str, Any], action: str) -> None:
+        target = self._target(action)
+        self._push({"k": "ability", "ab": target[1], "src": target, "via": "illusionist"})
+
+    def _an_prodigy_target(self, c: dict[str, Any], action: str) -> None:
+        i, p = _AT[action]
+        self._modify_at(i, p, 3, "prodigy")
+
+    def _an_envoy_target(self, c: dict[str, Any], action: str) -> None:
+        if action == "n":
+            self._pend_mod(c["seat"], -3)
+        else:
+            i, p = _AT[action]
+            self._modify_at(i, p, -3, "envoy")
+
+    def _an_kinesis_from(self, c: dict[str, Any], action: str) -> None:
+        o = c["seat"]
+        opts = [_CODE[n][o] for n, enc in enumerate(self.row) if enc["revealed"]]
+        opts.remove(action)
+        self._ask({**_ctx(c), "kind": "kinesis_to", "from": self._target(action)}, opts)
+
+    def _an_kinesis_to(self, c: dict[str, Any], action: str) -> None:
+        self._kinesis(c["from"], self._target(action))
+
+    def _an_elemental_card(self, c: dict[str, Any], action: str) -> None:
         o = c["seat"]
         v = _X_VALUE[action]
-        hand, discards = self.hands[o], self.discards[o]
-        hand.remove(v)
-        discards.append(v)
-        n = c["count"] - 1
-        if n > 0 and hand:
-            if len(hand) > n:
-                why = c["why"]
-                self.choice = {"kind": "discard", "seat": o, "ability": why, "card": None,
-                               "at": None, "count": n, "why": why,
-                               "_opts": [_X[v] for v in hand]}
-                return  # the engine would stop at once
-            discards.extend(hand)
-            hand.clear()
-        self._run_quiet()
+        self._discard_hand(o, [v], "elemental")
+        self.elemental_draw[o] += 1
+        self._push({"k": "ability", "ab": v, "src": c["at"] or [o, c["card"]],
+                    "via": "elemental"})
 
-    def _qa_modify(self, c: dict[str, Any], action: str) -> None:
-        """Envoy (−3, or ``n``: −3 to the next card), Prodigy (+3), Inventor's −3: a row
-        card's modifier (row cards are unique per seat: the code's card is the target)."""
-        delta = _QUIET_DELTA[c["kind"]]
-        if action == "n":
-            self.next_mod[c["seat"]] += delta
-        else:
-            i, p = _AT[action]
-            self.row[i]["cards"][p]["mod"] += delta
-            self._reeval_at(i)
-        self._run_quiet()
+    def _an_successor_keep(self, c: dict[str, Any], action: str) -> None:
+        o = c["seat"]
+        kept = [*c["_kept"], int(action[1:])]
+        rest = [v for v in self.hands[o] if v not in kept]
+        if len(kept) < 2 and len(rest) > 1:
+            self._ask({**c, "count": 2 - len(kept), "_kept": kept}, [f"k{v}" for v in rest])
+        else:  # (one kept and one left: both stay)
+            self._discard_hand(o, rest if len(kept) == 2 else [], "successor")
 
-    def _qa_librarian(self, c: dict[str, Any], action: str) -> None:
-        """Librarian: +2 or −2 to the chooser's revealed card (as :meth:`_modify`)."""
-        seat, v = c["target"]
-        i = self._find(seat, v)
-        if i >= 0:
-            self.row[i]["cards"][seat]["mod"] += 2 if action == "+" else -2
-            self._reeval_at(i)
-        self._run_quiet()
-
-    def _qa_colour(self, c: dict[str, Any], action: str) -> None:
-        """A colour named: a Blackmailer's against the opponent's next card written out,
-        the others by :meth:`_named`."""
-        if c["ability"] == "blackmailer":
-            self.blackmail[1 - c["seat"]].append(action)
-        else:
-            self._named(c, action)
-        self._run_quiet()
-
-    def _qa_kinesis_to(self, c: dict[str, Any], action: str) -> None:
-        """Kinesis Mage's move (:meth:`_kinesis`, Deck II), re-deciding only what it can
-        change (the rest of the row is decided as it stands, as :meth:`_retoken` and
-        :meth:`_modify` assume): the two encounters whose cards lost and got modifiers or
-        the token, and, when the token moved, the encounter left of each (Counselor)."""
-        seat, v = c["from"]
-        i = self._find(seat, v)
-        j, p = _AT[action]
-        row = self.row
-        a, b = row[i]["cards"][seat], row[j]["cards"][p]
-        mod, token = a["mod"], a["on"]
-        b["mod"] += mod  # C17: moved modifiers add to the destination's own
-        a["mod"] = 0
-        again = {i, j}
-        if token:
-            a["on"] = False
-            b["on"] = True
-            self._djinn = None
-            if i:
-                again.add(i - 1)
-            if j:
-                again.add(j - 1)
-        for k in sorted(again):
-            self._reeval_at(k)
-        self._run_quiet()
+    def _an_scrapyard_under(self, c: dict[str, Any], action: str) -> None:
+        o = c["seat"]
+        v = int(action[1:])
+        self.hands[o].remove(v)
+        self.decks[o].insert(0, v)
+        if not self.quiet:
+            self.log.append(private_event({"t": "under", "p": o, "card": v}, [o], ["card"]))
 
     def _named(self, c: dict[str, Any], colour: str) -> None:
         o, q = c["seat"], 1 - c["seat"]
@@ -2170,7 +1751,7 @@ class CardiaState(State):
             self._discard_hand(q, [v for v in self.hands[q] if colour_of(v) == colour],
                                "ambusher")
         elif name == "blackmailer":
-            self.blackmail[q].append(colour)
+            self.blackmail[q] = [*self.blackmail[q], colour]  # (never changed in place)
             if not self.quiet:
                 self.log.append({"t": "pending", "p": o, "effect": "blackmail", "value": colour})
         else:  # witch_king
@@ -2188,35 +1769,40 @@ class CardiaState(State):
                 self.log.append({"t": "shuffle", "p": q})
 
     def _kinesis(self, frm: list[int], to: list[int]) -> None:
+        """Kinesis Mage (Deck II): all modifiers and the ongoing token of row card ``frm``
+        move to row card ``to``. Re-decided: the two encounters whose cards lost and got
+        them and, when the token moved, the encounter left of each (Counselor)."""
         i, j = self._find(frm[0], frm[1]), self._find(to[0], to[1])
         a, b = self.row[i]["cards"][frm[0]], self.row[j]["cards"][to[0]]
         mod, token = a["mod"], a["on"]
         b["mod"] += mod  # C17: moved modifiers add to the destination's own
         a["mod"] = 0
+        again = {i, j}
         if token:
             a["on"] = False
             b["on"] = True
+            self._watch = None
+            if i:
+                again.add(i - 1)
+            if j:
+                again.add(j - 1)
         if not self.quiet:
             self.log.append({"t": "move", "p": frm[0], "from": [i + 1, frm[1]],
                              "to": [j + 1, to[1]], "mod": mod, "token": token})
-        else:
-            self._djinn = None
-        self._reevaluate()
+        self._reevaluate(only=sorted(again))
 
     # -- Finish (§3.7) ------------------------------------------------------------------
-    def _t_engineer(self, task: dict[str, Any]) -> None:
-        i = self._enc_index(self.cur)
-        if i < 0:
-            return
+    def _engineer(self, i: int) -> None:
+        """(a) Pending Engineer +5 on the cards of encounter ``i`` that wait for it."""
         for p in SEATS:
             card = self.row[i]["cards"][p]
             if card is not None and card["eng"]:
                 n, card["eng"] = card["eng"], 0
-                self._modify([p, card["v"]], 5 * n, "engineer")
+                self._modify_at(i, p, 5 * n, "engineer")
 
-    def _t_djinn(self, task: dict[str, Any]) -> None:
-        if self.deck != "II":
-            return
+    def _djinn_check(self) -> None:
+        """(b) Mechanical Djinn: its owner wins the round once the encounter right of it
+        is theirs (both at once: no winner)."""
         winners = set()
         row = self.row
         for i in range(len(row) - 1):
@@ -2229,7 +1815,9 @@ class CardiaState(State):
             w = winners.pop() if len(winners) == 1 else None
             self._end_round(w, "mechanical_djinn")
 
-    def _t_serpent(self, task: dict[str, Any]) -> None:
+    def _serpent(self) -> None:
+        """(c) Serpent Temple: each earlier encounter newly won (counted by
+        :meth:`_decide`) draws its winner 1 card and makes the opponent discard 1."""
         tasks = []
         for p in SEATS:
             for _ in range(self.serpent[p]):
@@ -2244,20 +1832,23 @@ class CardiaState(State):
         self._draw(p, 1, "serpent_temple")
         self._push({"k": "discard", "p": 1 - p, "n": 1, "why": "serpent_temple"})
 
-    def _t_founders(self, task: dict[str, Any]) -> None:
-        if self.location == "founders_day":
-            self._founders_check()
-
-    def _t_end_checks(self, task: dict[str, Any]) -> None:
-        """§6.2 signets, §6.3 cannot play (instant wins already ended the round)."""
-        t = self._totals()
-        for p in SEATS:
-            if t[p] >= SIGNETS_TO_WIN and t[p] > t[1 - p]:
-                self._end_round(p, "signets")
-                return
-        self._round_end_by_cards()
+    def _end_checks(self) -> None:
+        """(d) §6.2 signets: 5 or more and more than the opponent win; §6.3 a player out of
+        cards loses (instant wins already ended the round). The one round-end check; the
+        signets from the tally (:meth:`_count`)."""
+        tot = self._tot
+        t0, t1 = tot if tot is not None else self._count()[0]
+        if t0 >= SIGNETS_TO_WIN and t0 > t1:
+            self._end_round(0, "signets")
+        elif t1 >= SIGNETS_TO_WIN and t1 > t0:
+            self._end_round(1, "signets")
+        else:
+            hands, decks = self.hands, self.decks
+            if not ((hands[0] or decks[0]) and (hands[1] or decks[1])):
+                self._round_end_by_cards()
 
     def _round_end_by_cards(self) -> None:
+        """§6.3: a player with no card in hand or deck loses; both: more signets win."""
         out = [not self.hands[p] and not self.decks[p] for p in SEATS]
         if out[0] and out[1]:
             t = self._totals()
@@ -2265,110 +1856,87 @@ class CardiaState(State):
         elif out[0] or out[1]:
             self._end_round(1 if out[0] else 0, "no_cards")
 
-    def _t_draws(self, task: dict[str, Any]) -> None:
+    def _finish_draws(self) -> None:
+        """(e) Each player draws 1 if their deck has cards (Grand Library, Scrapyard: 2;
+        Bazaar: 4 instead, only to a hand of at most 1 card), then Elemental's owner draws
+        its extra cards. The one Finish draw."""
         loc = self.location
-        for p in SEATS:
-            if loc == "bazaar":
-                if len(self.hands[p]) <= 1 and self.decks[p]:
+        decks, hands = self.decks, self.hands
+        if loc not in _DRAW_RULES:  # one card each: the hot spot of every playout
+            deck = decks[0]
+            if deck:
+                v = deck.pop()
+                insort(hands[0], v)
+                if not self.quiet:
+                    self._drew(0, [v], "finish")
+            deck = decks[1]
+            if deck:
+                v = deck.pop()
+                insort(hands[1], v)
+                if not self.quiet:
+                    self._drew(1, [v], "finish")
+        elif loc == "bazaar":
+            for p in SEATS:
+                if len(hands[p]) <= 1 and decks[p]:
                     if not self.quiet:
                         self.log.append({"t": "location", "loc": "bazaar", "p": p})
                     self._draw(p, 4, "bazaar")
-            elif self.decks[p]:
-                self._draw(p, 2 if loc in ("grand_library", "scrapyard") else 1, "finish")
-        for p in SEATS:
-            if self.elemental_draw[p]:
-                self._draw(p, self.elemental_draw[p], "elemental")
-                self.elemental_draw[p] = 0
-
-    def _t_scrapyard(self, task: dict[str, Any]) -> None:
-        if self.location != "scrapyard":
-            return
-        self._push(*[{"k": "under", "p": p} for p in SEATS])
+        else:  # Grand Library, Scrapyard
+            if decks[0]:
+                self._draw(0, 2, "finish")
+            if decks[1]:
+                self._draw(1, 2, "finish")
+        extra = self.elemental_draw
+        if extra[0] or extra[1]:
+            for p in SEATS:
+                if extra[p]:
+                    self._draw(p, extra[p], "elemental")
+                    extra[p] = 0
 
     def _t_under(self, task: dict[str, Any]) -> None:
+        """Scrapyard, after the draws: seat ``p`` puts a hand card under its deck."""
         p = task["p"]
         if len(self.hands[p]) >= 2:  # never put your last card away: you must play one
             self._ask({"kind": "scrapyard_under", "seat": p, "ability": "scrapyard",
                        "card": None, "at": None}, [f"u{v}" for v in self.hands[p]])
 
 
-#: The engine's task and ability handlers by name (looked up once, not per call).
+#: Steps where :meth:`CardiaState._resolve` can start: a whole encounter, its evaluation
+#: (after the after-reveal effects), its Finish (after the loser's ability), the round-end
+#: checks (after Serpent Temple's wins).
+_REVEAL, _EVALUATE, _FINISH, _END_CHECKS = range(4)
+#: The task that resumes an encounter's procedure at each of them (shared, never changed).
+_RESUME = tuple({"k": "resolve", "from": step} for step in range(4))
+#: The engine's task handlers by name (looked up once, not per call).
 _TASKS = {name[3:]: f for name, f in vars(CardiaState).items() if name.startswith("_t_")}
+#: The answer of each choice kind.
+_ANSWERS = {name[4:]: f for name, f in vars(CardiaState).items() if name.startswith("_an_")}
 _ABILITY_RULES = {name[4:]: f for name, f in vars(CardiaState).items()
                   if name.startswith("_ab_")}
-#: Per deck and card value: (ability name, its rule), or None for an ongoing ability.
-_LOSER_RULES = {deck: tuple(None if v in ONGOING[deck] or not v
-                            else (names[v], _ABILITY_RULES[names[v]]) for v in range(17))
-                for deck, names in ABILITIES.items()}
+#: Per deck and card value: its instant ability's rule, or None for an ongoing ability.
+_RULES = {deck: tuple(None if v in ONGOING[deck] or not v else _ABILITY_RULES[names[v]]
+                      for v in range(17))
+          for deck, names in ABILITIES.items()}
 assert _TREASURER == _COUNSELOR and _JUDGE == _ARISTOCRAT and ONGOING == {
     "I": (_MEDIATOR, _JUDGE, _TREASURER), "II": (_ARISTOCRAT, _COUNSELOR, _MECHANICAL_DJINN)}
-#: Quiet deals (:meth:`CardiaState._start_round`): (PRNG state, hand size) -> (decks, hands,
-#: PRNG state after).
+#: Deals (:meth:`CardiaState._deal`): (PRNG state, hand size) -> (decks, hands, PRNG
+#: state after, the cards each seat drew in draw order).
 _DEALS: dict[tuple[int, int], tuple[Any, ...]] = {}
-#: (deck, location, step) -> the tasks of an encounter's procedure after that step.
-_REST: dict[tuple[str, str, str], tuple[dict[str, str], ...]] = {}
-#: The same by deck, then location, then step (:meth:`CardiaState._rest`).
-_REST_BY: dict[str, dict[str, dict[str, tuple[dict[str, str], ...]]]] = {"I": {}, "II": {}}
-
-
-def _rest_of(deck: str, location: str, step: str) -> tuple[dict[str, str], ...]:
-    """The tasks of an encounter's procedure after ``step`` (cached in :data:`_REST`)."""
-    proc = _procedure(deck, location, True)
-    rest = _REST[(deck, location, step)] = proc[:[t["k"] for t in proc].index(step)]
-    _REST_BY[deck].setdefault(location, {})[step] = rest
-    return rest
-
-
+#: Locations with a rule at the reveal (:meth:`CardiaState._reveal_rules`).
+_REVEAL_RULES = frozenset({"auction_house", "haunted_catacombs"})
+#: Locations with a Finish draw of their own (:meth:`CardiaState._finish_draws`).
+_DRAW_RULES = frozenset({"bazaar", "grand_library", "scrapyard"})
 #: Row card codes by row index and seat ("3a": encounter 3, seat a).
 _CODE = tuple((f"{n + 1}a", f"{n + 1}b") for n in range(32))
 #: Discard actions by card value ("x7").
 _X = tuple(f"x{v}" for v in range(17))
-#: Card values by placement action.
-_VALUE = {a: v for v, a in enumerate(_PLACE)}
-#: Locations whose reveal has no rule of its own (a quiet playout decides such an encounter
-#: in one piece: :meth:`CardiaState._duel_quiet`).
-_PLAIN_REVEAL = frozenset({"none", "serpent_temple", "bazaar", "founders_day",
-                           "grand_library", "scrapyard"})
 #: Card values by discard action ("x7" -> 7).
 _X_VALUE = {a: v for v, a in enumerate(_X)}
 #: (row index, seat) by row card code ("3a" -> (2, 0)).
 _AT = {code: (n, p) for n, codes in enumerate(_CODE) for p, code in enumerate(codes)}
-#: The modifier a choice answered by :meth:`CardiaState._qa_modify` gives its target.
-_QUIET_DELTA = {"envoy_target": -3, "prodigy_target": 3, "inventor_minus": -3}
-#: Choice kinds a quiet state answers by its own written-out handler (the same effects as
-#: ``_answer`` and the engine run after it).
-_QUIET_ANSWERS: dict[str, Any] = {"discard": CardiaState._qa_discard,
-                                  "kinesis_to": CardiaState._qa_kinesis_to,
-                                  "librarian": CardiaState._qa_librarian,
-                                  "colour": CardiaState._qa_colour,
-                                  **dict.fromkeys(_QUIET_DELTA, CardiaState._qa_modify)}
-_QUIET_TASKS: dict[tuple[str, str], dict[str, Any]] = {}
-#: Per deck and location: (the quiet task handlers, how many tasks follow the loser's
-#: ability, the first of them to run), for :meth:`CardiaState._run_quiet`.
-_QUIET_RUN: dict[str, dict[str, tuple[dict[str, Any], int, dict[str, str]]]] = {
-    "I": {}, "II": {}}
-
-
-def _quiet_tasks(deck: str, location: str) -> dict[str, Any]:
-    """The task handlers of a quiet state: the written-out ``_q_*`` ones where they cover
-    this deck and location, else the ``_t_*`` ones."""
-    key = (deck, location)
-    if key not in _QUIET_TASKS:
-        quiet = dict(_TASKS, evaluate=CardiaState._q_evaluate, loser=CardiaState._q_loser,
-                     end_checks=CardiaState._q_end_checks,
-                     after_reveal=CardiaState._q_after_reveal,
-                     engineer=CardiaState._q_engineer)
-        if deck == "II":
-            quiet["djinn"] = CardiaState._q_djinn
-        if location not in ("auction_house", "haunted_catacombs"):
-            quiet["reveal"] = CardiaState._q_reveal
-        if location not in ("bazaar", "grand_library", "scrapyard"):
-            quiet["draws"] = CardiaState._q_draws
-        quiet["_rest"] = rest = _rest_of(deck, location, "loser")  # not a task: _run_quiet
-        _QUIET_TASKS[key] = quiet
-        _QUIET_RUN[deck][location] = (quiet, len(rest), rest[-1])
-    return _QUIET_TASKS[key]
-
+assert set(_ANSWERS) == _AUTO | {"envoy_target", "librarian", "colour", "palace_guard_discard",
+                                 "elemental_card", "discard", "successor_keep",
+                                 "scrapyard_under"}
 
 
 class _Determinizer:
@@ -2460,7 +2028,7 @@ class _Determinizer:
         s = object.__new__(CardiaState)
         State.__init__(s, self.game, 0, 2, dict(view["options"]))
         s.quiet = True
-        s._tot = s._djinn = None
+        s._tot = s._watch = None
         s.rng = Rng(rng.next64())
         s.deck, s.location = view["deck"], view["location"]
         s.abilities, s.ongoing = list(ABILITIES[s.deck]), list(ONGOING[s.deck])
@@ -2612,14 +2180,16 @@ class _Determinizer:
         why = c.get("why")
         if kind == "librarian" or why == "blackmailer":
             after = "after_reveal"
+            s.tasks = [_RESUME[_EVALUATE]]
         elif why == "serpent_temple":
             after = "serpent"
+            s.tasks = [_RESUME[_END_CHECKS]]
         elif kind == "scrapyard_under":
-            after = "scrapyard"
+            after = "scrapyard"  # the last step
+            s.tasks = []
         else:
             after = "loser"
-        proc = _procedure(s.deck, s.location, True)
-        s.tasks = list(proc[:[t["k"] for t in proc].index(after)])
+            s.tasks = [_RESUME[_FINISH]]
         extra: list[dict[str, Any]] = []  # in the order they will run
         if after == "after_reveal":
             cards = s.row[self.cur_pos]["cards"]  # type: ignore[index]

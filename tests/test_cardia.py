@@ -9,6 +9,10 @@ Positions are set up with :func:`table`: a fresh game whose hands, decks and row
 overwritten (row encounters are revealed and evaluated, as if played earlier), after which
 play goes through ``apply`` only. Seat 0 is "A" (row letter ``a``), seat 1 is "B" (``b``).
 Decks are lists whose last item is the top card.
+
+Every game set up by :func:`table` is also played by search's fast path (the autouse
+fixture :func:`_fast_twins`): each rule test doubles as a differential test of
+``clone_fast`` / ``apply_fast`` / ``playout_fast`` against the public protocol.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import random
 import pytest
 
 import pygames
+import pygames.cardia
 from pygames import IllegalAction
 from pygames.cardia import (
     CARD_NAMES,
@@ -26,6 +31,7 @@ from pygames.cardia import (
     LOCATION_NAMES,
     ONGOING,
     CardiaGame,
+    CardiaState,
     _new_card,
     colour_of,
 )
@@ -58,7 +64,52 @@ def table(deck="I", location="none", hands=((), ()), decks=((), ()), row=(), see
     s._reevaluate()
     s.serpent = [0, 0]
     s.mark = len(s.log)
+    _TWINS[id(s)] = [s, s.clone_fast()]
     return s
+
+
+#: id(state) -> [a state set up by table(), its fast twin] (see _fast_twins).
+_TWINS: dict[int, list] = {}
+
+
+@pytest.fixture(autouse=True)
+def _fast_twins(monkeypatch):
+    """Every game :func:`table` sets up is also played by search's fast path: each
+    ``apply`` is played on a fast copy too (``apply_fast``), and every field, view and
+    legal set must stay the public path's; from every position reached, the fused
+    ``playout_fast`` must play what the public protocol plays with the same numbers
+    (:func:`_check_playouts`). A test that changed its state by hand gets a fresh twin at
+    its next ``apply``."""
+    _TWINS.clear()
+    apply = CardiaState.apply
+
+    def apply_both(self, player, action):
+        entry = _TWINS.get(id(self))
+        if entry is None or entry[0] is not self:
+            apply(self, player, action)
+            return
+        if _fields(entry[1]) != _fields(self):
+            entry[1] = self.clone_fast()
+        apply(self, player, action)
+        twin = entry[1]
+        twin.apply_fast(player, action)
+        assert _fields(twin) == _fields(self)
+        assert _public(twin) == _public(self)
+        _check_playouts(self)
+
+    monkeypatch.setattr(CardiaState, "apply", apply_both)
+    yield
+    _TWINS.clear()
+
+
+def _check_playouts(s, runs=((0, 1000), (1, 5))):
+    """From ``s``, the fused fast playout and the public protocol's moves with the same
+    numbers (``(seed, depth)`` each) give the same fields and the same end."""
+    for seed, depth in runs:
+        fast, public = s.clone_fast(), s.clone()
+        ended = fast.playout_fast(random.Random(seed), depth)
+        assert ended == _public_playout(public, random.Random(seed), depth)
+        assert _fields(fast) == _fields(public)
 
 
 def play(s, va, vb):
@@ -1043,7 +1094,7 @@ def test_kinesis_token_onto_an_inactive_ongoing_card_activates_it():
 # -- search support: the fast path and the determiniser ----------------------------------------
 def _public(s):
     return (s.to_move(), s.is_over(), s.outcome(), [s.view(p) for p in (None, A, B)],
-            [s.legal_actions(p) for p in (A, B)])
+            [s.legal_actions(p) for p in (A, B, 2)])
 
 
 @pytest.mark.parametrize(("deck", "hands", "decks", "row", "moves"), [
@@ -1151,23 +1202,23 @@ _LOCATIONS = ["none", "serpent_temple", "bazaar", "founders_day", "grand_library
 
 
 def _tallies(s):
-    """A quiet state's running tallies as the row gives them: signets per seat, active
-    Mechanical Djinns (Deck II)."""
-    tot, djinn = [0, 0], 0
+    """A state's running tallies as the row gives them: signets per seat, active
+    row-watching cards (Judges in Deck I, Mechanical Djinns in Deck II)."""
+    tot, watch = [0, 0], 0
     for e in s.row:
         for p in (A, B):
             c = e["cards"][p]
             tot[p] += c["sig"]
-            djinn += s.deck == "II" and c["on"] and c["v"] == 15
-    return tot, djinn
+            watch += c["on"] and c["v"] == (8 if s.deck == "I" else 15)
+    return tot, watch
 
 
 @pytest.mark.parametrize("deck", ["I", "II"])
 @pytest.mark.parametrize("location", _LOCATIONS)
 def test_the_quiet_tallies_follow_the_row(deck, location):
-    """A quiet state keeps its signet totals and active Mechanical Djinns as it goes (or
-    forgets them): whenever it knows them, they are what the row holds, and every field
-    is the public path's."""
+    """Both paths keep their signet totals and active watchers (Judges, Mechanical
+    Djinns) as they go (or forget them): whenever a state knows them, they are what the
+    row holds, and every field of the fast state is the public path's."""
     known = 0
     for seed in range(12):
         public = GAME.new_game(seed=seed, options={"deck": deck, "location": location})
@@ -1179,11 +1230,12 @@ def test_the_quiet_tallies_follow_the_row(deck, location):
             public.apply(p, action)
             fast.apply_fast(p, action)
             assert _fields(fast) == _fields(public)
-            tot, djinn = _tallies(fast)
+            tot, watch = _tallies(fast)
             if fast._tot is not None:
                 known += 1
                 assert fast._tot == tot
-            assert fast._djinn in (None, djinn)
+            assert fast._watch in (None, watch)
+            assert public._tot in (None, tot) and public._watch in (None, watch)
             if rng.random() < 0.2:
                 fast = fast.clone_fast()
     assert known  # they are kept, not only forgotten
@@ -1219,7 +1271,7 @@ def test_a_fused_fast_playout_gives_the_public_fields(deck, location):
             assert ended == _public_playout(public, random.Random(numbers), depth)
             assert _fields(fast) == _fields(public)
             assert fast._tot in (None, _tallies(fast)[0])
-            assert fast._djinn in (None, _tallies(fast)[1])
+            assert fast._watch in (None, _tallies(fast)[1])
             if ended or public.is_over():
                 break
             if rng.random() < 0.3:
@@ -1227,15 +1279,84 @@ def test_a_fused_fast_playout_gives_the_public_fields(deck, location):
 
 
 def test_a_fast_clone_of_a_public_state_counts_its_tallies_afresh():
-    """A public state keeps no tallies: its fast copy counts them from the row when it
-    needs them, and a plain clone of a quiet state forgets them."""
+    """The tallies are counted from the row when first needed (a new round, a row set up
+    by hand), then kept on both paths; a fast copy takes them over, a plain clone forgets
+    them."""
     s = table(deck="II", hands=([10, 1], [8, 2]), decks=([4], [6]), row=[E(9, 3), E(5, 7)])
     fast = s.clone_fast()
-    assert fast._tot is None and fast._djinn is None
+    assert fast._tot is None and fast._watch is None
     fast.apply_fast(A, "10")
     fast.apply_fast(B, "8")
     assert fast._tot == _tallies(fast)[0] == [2, 1]
     assert fast.clone()._tot is None
+    s.apply(A, "10")
+    s.apply(B, "8")
+    assert s._tot == [2, 1] and s.clone_fast()._tot == [2, 1]
+
+
+@pytest.mark.parametrize(("deck", "ability", "row"), [
+    ("I", 1, []), ("I", 10, []), ("I", 14, []), ("I", 15, []), ("II", 1, []), ("II", 4, []),
+    ("I", 1, [E(1, 4, onb=True)]), ("I", 10, [E(10, 4, onb=True)]),
+])
+def test_fast_path_plays_an_ability_whose_card_is_gone_like_the_public_path(deck, ability,
+                                                                           row):
+    """The engine lets an ability act as a card that has left the row (no card of either
+    deck brings it about): Hired Blade, Puppeteer, Magistra, Inventor, Poisoner and Tax
+    Collector then have no effect. And one that removes or replaces a card holding a token
+    re-decides the whole row. Both on both paths alike."""
+    s = table(deck=deck, hands=([2, 3], [5, 6]), decks=([7], [8]), row=row)
+    src = [A, ability] if row else [A, 9]  # with a row: A's card of encounter 1
+    fast = s.clone_fast()
+    for state in (s, fast):
+        state.tasks = [{"k": "ability", "ab": ability, "src": src, "via": "illusionist"}]
+        state._run()
+    assert _fields(fast) == _fields(s) and _public(fast) == _public(s)
+    ability_event = new_events(s, "ability")[-1]
+    assert ability_event.get("none") is (None if row else True)
+    _check_playouts(s)
+
+
+def test_fast_path_answers_a_choice_about_a_gone_card_like_the_public_path():
+    """A Librarian choice whose card has left the row, a Void Mage target with nothing left
+    to remove (not asked then): no effect, on both paths alike."""
+    s = table(hands=([2, 3], [5, 6]), decks=([7], [8]), row=[E(5, 3)])
+    s.choice = {"kind": "librarian", "seat": A, "ability": "librarian", "card": 6,
+                "at": None, "target": [A, 9], "_opts": ["+", "-"]}
+    s.apply(A, "+")
+    assert choice(s) is None and new_events(s, "modifier") == []
+    s.choice = {"kind": "void_target", "seat": A, "ability": "void_mage", "card": 2,
+                "at": None, "_opts": ["1a"]}
+    s.apply(A, "1a")
+    assert choice(s) is None and new_events(s, "token") == []
+
+
+def test_fast_path_ends_a_round_for_a_seat_that_cannot_place_like_the_public_path():
+    """§6.3's fallback: a seat that must place with an empty hand (no card brings it
+    about while its deck has cards) ends the round with no winner; a seat with cards
+    places while the other's hand is empty. Both paths alike (the twin checks it)."""
+    s = table(hands=([], [8, 2]), decks=([3], [4]))
+    s.apply(B, "8")
+    assert round_end(s) == {"t": "round_end", "winner": None, "reason": "no_cards",
+                            "wins": [0, 0]}
+    t = table(hands=([5], [8, 2]), decks=([], [4]))
+    t.apply(A, "5")
+    assert t.to_move() == [B]
+    t.apply(B, "8")
+    assert round_end(t)["winner"] == B and round_end(t)["reason"] == "no_cards"
+
+
+def test_fast_path_deals_like_the_public_path_when_the_kept_deals_are_full(monkeypatch):
+    """Deals are kept by PRNG state for both paths (pygames.cardia._DEALS); a full store is
+    emptied and the deal made again, the same on both paths."""
+    full = {(-k, 5): None for k in range(4096)}
+    s = table(hands=([3, 16], [5, 12, 1]), decks=([2, 4], [6, 7]))
+    s.next_mod[A] = -5
+    fast = s.clone_fast()
+    for state in (fast, s):  # each with a full store
+        monkeypatch.setattr(pygames.cardia, "_DEALS", dict(full))
+        play(state, 16, 12)  # the Djinn loses and wins the round: a new deal
+        assert state.round == 2 and len(pygames.cardia._DEALS) < 4096
+    assert _fields(fast) == _fields(s)
 
 
 def _positions(deck, location, seeds, every=3):
