@@ -400,6 +400,12 @@ class CardiaState(State):
     Finish draw :meth:`_finish_draws`. A fast copy is ``quiet``: the same code, no events.
     """
 
+    #: The choice a player must make now (None: nobody is asked), and the id of the
+    #: encounter whose procedure is running (None: none). Declared here because methods
+    #: above the round set-up assign them first.
+    choice: dict[str, Any] | None
+    cur: int | None
+
     #: True in a copy for search (:meth:`clone_fast`, a determinised world): no events are
     #: made, the log stays empty.
     quiet = False
@@ -750,8 +756,8 @@ class CardiaState(State):
         self.serpent = [0, 0]
         self.fortune: int | None = None
         self.tasks: list[dict[str, Any]] = []
-        self.choice: dict[str, Any] | None = None
-        self.cur: int | None = None
+        self.choice = None
+        self.cur = None
         self.ending: list[Any] | None = None
         self._tot = self._watch = None
         if not self.quiet:
@@ -978,7 +984,8 @@ class CardiaState(State):
             return
 
     def _finish_round(self) -> None:
-        winner, reason = self.ending  # type: ignore[misc]
+        assert self.ending is not None  # set by the end check that ends the round
+        winner, reason = self.ending
         self.ending = None
         if winner is not None:
             self.wins[winner] += 1
@@ -1080,7 +1087,8 @@ class CardiaState(State):
             if start:
                 i = self._enc_index(self.cur)
                 enc = self.row[i]
-            cards = enc["cards"]  # type: ignore[index]
+            assert enc is not None  # given by the caller, or found just above
+            cards = enc["cards"]
             c0, c1 = cards
             if not start:  # §3.2 reveal, §3.3 reveal checks, §3.4 after-reveal effects
                 enc["revealed"] = True
@@ -1954,7 +1962,8 @@ class _Determinizer:
         """Follow this round's events: attachments of next-card effects, the encounter
         being resolved and how far it got, returned and put-under cards."""
         me, opp = self.seat, self.opp
-        lib, eng, bm = [0, 0], [0, 0], [[], []]
+        lib, eng = [0, 0], [0, 0]
+        bm: list[list[str]] = [[], []]
         slots: list[dict[str, Any] | None] = [None, None]
         shadow: list[dict[str, Any]] = []  # per row encounter: its cards' attachments
         self.cur: dict[str, Any] | None = None  # the encounter last revealed
@@ -2084,8 +2093,9 @@ class _Determinizer:
         me = self.seat
         gone = set(s.hands[me]) | set(s.discards[me])
         gone.update(enc["cards"][me]["v"] for enc in s.row)
-        if s.placed[me] is not None:
-            gone.add(s.placed[me]["v"])
+        mine = s.placed[me]
+        if mine is not None:
+            gone.add(mine["v"])
         rest = [v for v in range(1, 17) if v not in gone]
         bottom: list[int] = []
         for v in reversed(self.own_under):  # the last one put under is the bottom card
@@ -2099,12 +2109,13 @@ class _Determinizer:
         """The opponent's unseen cards to hand, deck and face-down cards (see the doc)."""
         opp, rng, view = self.opp, self.rng, self.view
         down = [enc["cards"][opp] for enc in s.row if enc["cards"][opp]["v"] is None]
-        if s.placed[opp] is not None and s.placed[opp]["v"] is None:
-            down.append(s.placed[opp])
+        face_down = s.placed[opp]
+        if face_down is not None and face_down["v"] is None:
+            down.append(face_down)
         seen = set(s.discards[opp])
         seen.update(enc["cards"][opp]["v"] for enc in s.row)
-        if s.placed[opp] is not None:
-            seen.add(s.placed[opp]["v"])
+        if face_down is not None:
+            seen.add(face_down["v"])
         unseen = [v for v in range(1, 17) if v not in seen]
         n_hand, n_deck = view["hand_sizes"][opp], view["deck_sizes"][opp]
         if len(unseen) != n_hand + n_deck + len(down):
@@ -2192,8 +2203,8 @@ class _Determinizer:
             s.tasks = [_RESUME[_FINISH]]
         extra: list[dict[str, Any]] = []  # in the order they will run
         if after == "after_reveal":
-            cards = s.row[self.cur_pos]["cards"]  # type: ignore[index]
-            att = self.cur["cards"]  # type: ignore[index]
+            cards = s.row[self.cur_pos]["cards"]  # type: ignore[index]  # set: a reveal is open
+            att = self.cur["cards"]  # type: ignore[index]  # set: a reveal is open
             libs = [{"k": "librarian", "p": p, "v": cards[p]["v"]}
                     for p in SEATS for _ in range(att[p]["lib"])]
             bms = [{"k": "blackmail", "p": p, "colour": colour, "v": cards[p]["v"]}
@@ -2221,6 +2232,13 @@ class _Determinizer:
         kind, o, at = c["kind"], c["seat"], c["at"]
         hand = s.hands[o]
         code = s._code
+
+        def in_row(t: list[int]) -> dict[str, Any]:
+            """A revealed card the options name: in the row (so never None)."""
+            card = s._card(t)
+            assert card is not None
+            return card
+
         if kind == "colour":
             return list(COLOURS)
         if kind == "librarian":
@@ -2234,11 +2252,11 @@ class _Determinizer:
         if kind == "successor_keep":
             return [f"k{v}" for v in hand if v not in c["_kept"]]
         if kind == "void_kind":
-            card = s._card(c["target"])
-            return (["m"] if card["mod"] else []) + (["o"] if card["on"] else [])  # type: ignore[index]
+            card = in_row(c["target"])
+            return (["m"] if card["mod"] else []) + (["o"] if card["on"] else [])
         everyone, own = s._revealed_cards(), s._own_revealed(o)
         if kind == "void_target":
-            return [code(t) for t in everyone if (x := s._card(t))["mod"] or x["on"]]  # type: ignore[index]
+            return [code(t) for t in everyone if (x := in_row(t))["mod"] or x["on"]]
         if kind == "inventor_plus":
             return [code(t) for t in everyone]
         if kind == "inventor_minus":
@@ -2248,17 +2266,17 @@ class _Determinizer:
         if kind == "swamp_target":
             return [code(t) for t in own if t != at]
         if kind == "magistra_target":
-            floor = s._infl(s._card(at))  # type: ignore[arg-type]
+            floor = s._infl(in_row(at))
             return [code(t) for t in own if t != at and t[1] not in s.ongoing
-                    and s._infl(s._card(t)) >= floor]  # type: ignore[arg-type]
+                    and s._infl(in_row(t)) >= floor]
         if kind == "prodigy_target":
-            return [code(t) for t in own if s._infl(s._card(t)) <= 8]  # type: ignore[arg-type]
+            return [code(t) for t in own if s._infl(in_row(t)) <= 8]
         if kind == "illusionist_target":
             return [code([o, enc["cards"][o]["v"]]) for enc in s.row
                     if enc["evald"] and enc["cards"][1 - o]["sig"] and not enc["cards"][o]["sig"]
                     and [o, enc["cards"][o]["v"]] != at]
         if kind == "kinesis_from":
-            return [code(t) for t in own if (x := s._card(t))["mod"] or x["on"]]  # type: ignore[index]
+            return [code(t) for t in own if (x := in_row(t))["mod"] or x["on"]]
         if kind == "kinesis_to":
             return [code(t) for t in own if t != c["from"]]
         raise ValueError(f"unknown choice {kind!r}")  # pragma: no cover
