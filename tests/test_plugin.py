@@ -60,6 +60,7 @@ def test_a_game_missing_a_hook_says_which(tiny):
     state = tiny.new_game(seed=1)
     state.apply(0, "2")
     assert "# Round 1" in records.to_sheet(state.record())
+    original = TinyState.sheet_group
     del TinyState.sheet_group
     try:
         with pytest.raises(NotImplementedError, match="sheet_group"):
@@ -67,4 +68,4 @@ def test_a_game_missing_a_hook_says_which(tiny):
         with pytest.raises(NotImplementedError, match="hidden_twin"):
             pygames.State.hidden_twin(state, 0)
     finally:
-        TinyState.sheet_group = lambda self: f"Round {self.round + 1}"
+        TinyState.sheet_group = original
