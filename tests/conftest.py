@@ -1,4 +1,9 @@
-"""Shared test set-up: import paths, the dist/ server, Chromium and network hygiene.
+"""Shared test set-up: the dist/ server, Chromium and network hygiene.
+
+Imports need no set-up: pyproject.toml's pytest ``pythonpath`` puts the repository
+(``pygames``, ``tools``, ``docs.boards``), ``web/`` (``pgui``) and ``tests/`` (``helpers``,
+``tinygame``) on the path. Helpers shared by test modules live in ``tests/helpers/``; no
+test module imports another.
 
 Fixtures provided here:
 
@@ -18,30 +23,21 @@ Fixtures provided here:
   on its own port with its own link-play relay, and only one process at a time builds a
   missing dist/. A test marked ``alone``, or one that calls ``long_tasks`` (it times the
   page's main-thread tasks), runs while no other worker runs a test.
-
-Helpers for browser tests (``from conftest import click_cmd``):
-
-- ``click_cmd(page, cmd, timeout)``: click the enabled ``#app`` button with that
-  ``data-cmd``; False if it was not there to click in time.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import importlib.util
 import os
-import sys
 import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-for _p in (ROOT / "web", ROOT):
-    if str(_p) not in sys.path:
-        sys.path.insert(0, str(_p))
+from tools import chromium
+from tools.paths import BENCH_PAGES, DIST, ROOT
 
 # A game plugged in from outside the registry, as ``id=module:Class[,ui module]`` (how
 # tests/test_plugin.py runs the shared tests on tests/tinygame, which no shared file names).
@@ -78,27 +74,15 @@ except ImportError:  # pragma: no cover
     PlaywrightTimeoutError = TimeoutError
 
 
-def _load_build_module():
-    name = "pygames_build"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "build.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-build_module = _load_build_module()
-# The launch flags that work on these machines are defined once, in build.py (the bench
-# uses them too); "--headless" is added below only when the run is headless.
-CHROMIUM_ARGS = [f for f in build_module.CHROMIUM_FLAGS if f != "--headless"]
+# The launch flags that work on these machines are defined once, in tools/chromium.py (the
+# bench uses them too); "--headless" is added below only when the run is headless.
+CHROMIUM_ARGS = [f for f in chromium.FLAGS if f != "--headless"]
 
 
 def chromium_executable() -> str | None:
     """$PYGAMES_CHROMIUM ("" = Playwright's own), else $CHROMIUM, else /usr/bin/chromium."""
-    if "PYGAMES_CHROMIUM" in os.environ:
-        return os.environ["PYGAMES_CHROMIUM"] or None
+    if chromium.ENV in os.environ:
+        return os.environ[chromium.ENV] or None
     for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium"):
         if candidate and Path(candidate).is_file():
             return candidate
@@ -186,7 +170,7 @@ def pytest_runtest_protocol(item, nextitem):
 
 
 @contextlib.contextmanager
-def _build_lock():
+def build_lock():
     """One process at a time (xdist workers, parallel runs of this checkout) builds dist/."""
     try:
         import fcntl
@@ -203,13 +187,24 @@ def _build_lock():
             fcntl.flock(f, fcntl.LOCK_UN)
 
 
+def ensure_dist() -> Path:
+    """dist/, built first if it is missing (one process at a time: :func:`build_lock`)."""
+    if not (DIST / "index.html").is_file():
+        with build_lock():
+            if not (DIST / "index.html").is_file():
+                from tools import dist
+
+                dist.build()
+    return DIST
+
+
 @pytest.fixture(scope="session")
 def server_url():
-    if not (build_module.DIST / "index.html").is_file():
-        with _build_lock():
-            if not (build_module.DIST / "index.html").is_file():
-                build_module.build()
-    server, url = build_module.start_server_thread(0, build_module.DIST)
+    from tools import relay
+
+    ensure_dist()
+    # The benchmark's bare Pyodide page (tools/bench_pages) at /bench/, as the bench has it.
+    server, url = relay.start_server_thread(0, DIST, mounts={"/bench/": BENCH_PAGES})
     yield url
     server.shutdown()
     server.server_close()
@@ -238,19 +233,6 @@ def browser_type_launch_args(browser_type_launch_args):
         extra.insert(0, "--headless")
     args["args"] = [*args.get("args", []), *extra]
     return args
-
-
-# --------------------------------------------------------------------------- helpers
-
-
-def click_cmd(page, cmd: str, timeout: int = 3_000) -> bool:
-    """Click the enabled ``#app`` button whose ``data-cmd`` is ``cmd``; False on timeout."""
-    try:
-        page.locator(f'#app button[data-cmd="{cmd}"]:not([disabled])').first.click(
-            timeout=timeout)
-        return True
-    except PlaywrightTimeoutError:  # re-rendered under the pointer (playback): look again
-        return False
 
 
 # --------------------------------------------------------------------------- hygiene

@@ -1,11 +1,11 @@
 """A network we can break, for browser tests: a private network namespace per lab.
 
 Link play runs over WebRTC data channels (UDP) after signaling through the relay in
-``server.py`` (a WebSocket, TCP). To test what the page does when the peer-to-peer path dies
+``tools/relay.py`` (a WebSocket, TCP). To test what the page does when the peer-to-peer path dies
 while the relay still works (or when everything dies), a test must drop packets. Doing that
 on the machine's own loopback would break every other test, other xdist workers and whatever
 else runs here. So a lab is a fresh network namespace holding only a loopback interface,
-with the app's server (dist/ and the relay, ``build.py _serve``) and Chromium both running
+with the app's server (dist/ and the relay, ``python -m tools.relay``) and Chromium both running
 inside it: nftables rules in that namespace touch only the lab's own packets, and the
 namespace disappears with everything in it when the lab ends.
 
@@ -181,11 +181,7 @@ def _ensure_dist() -> None:
     """Build dist/ if missing, under conftest's build lock (as its server_url fixture does)."""
     import conftest
 
-    bm = conftest.build_module
-    if not (bm.DIST / "index.html").is_file():
-        with conftest._build_lock():
-            if not (bm.DIST / "index.html").is_file():
-                bm.build()
+    conftest.ensure_dist()
 
 
 def _default_chromium() -> str | None:
@@ -254,7 +250,8 @@ class NetLab:
     def _start_server(self) -> None:
         cmd = [
             self._ip, "netns", "exec", self.ns,
-            _server_python(), str(ROOT / "build.py"), "_serve", "0", "127.0.0.1",
+            _server_python(), "-m", "tools.relay", "--port", "0", "--host", "127.0.0.1",
+            "--stop-on-stdin-eof",
         ]  # fmt: skip
         # `ip netns exec` execs the command (no fork): the pid is the server's own.
         self._proc = subprocess.Popen(

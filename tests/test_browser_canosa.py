@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import re
 
-from conftest import click_cmd
+from helpers.browser import click_cmd
 from playwright.sync_api import Page, expect
 
 READY = 'html[data-ready="true"]'

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 
-from conftest import click_cmd
+from helpers.browser import click_cmd
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 

@@ -15,13 +15,13 @@ import re
 from urllib.parse import urlencode
 
 import pytest
-from conftest import build_module
 from pgui.share import embed_snippet
 from playwright.sync_api import Frame, Page, expect
 from test_browser_a11y import axe_problems
 
 import pygames
 from pygames import records
+from tools import relay
 
 READY = 'html[data-ready="true"]'
 LAYOUT = "#app .layout.replay"
@@ -51,7 +51,7 @@ def cardia_face_down_ply(record: dict) -> int:
 def blog(tmp_path_factory):
     """A second server (another origin) for the blogger's pages; returns (dir, url)."""
     root = tmp_path_factory.mktemp("blog")
-    server, url = build_module.start_server_thread(0, root)
+    server, url = relay.start_server_thread(0, root)
     yield root, url
     server.shutdown()
     server.server_close()
@@ -98,11 +98,11 @@ def test_every_rules_page_served_from_another_port_loads_its_boards(page: Page, 
 
     The English pages embed the same records with ``lang=en`` (tests/test_docs.py checks
     their addresses); each board starts its own Python, so one language is loaded here."""
-    import docsbuild
+    from tools import docsbuild
 
     boards = docsbuild.load_boards()
     docsbuild.build_docs(tmp_path, embed_base=server_url + "/")
-    server, url = build_module.start_server_thread(0, tmp_path)
+    server, url = relay.start_server_thread(0, tmp_path)
     try:
         for gid in pygames.game_ids():
             page.goto(f"{url}/{lang}/{gid}.html")

@@ -330,13 +330,11 @@ def test_a_flood_of_hellos_neither_knocks_the_host_off_nor_stops_a_real_guest(ne
     import threading
     from urllib.parse import parse_qs
 
-    from conftest import build_module
-
-    import server
+    from tools import relay as server
+    from tools.paths import DIST
 
     limits = server.Limits(client_rate=1_000_000, connections_per_client=1_000)
-    relay = server.ServerThread(server.make_app(build_module.DIST, limits=limits),
-                                "127.0.0.1", 0)
+    relay = server.ServerThread(server.make_app(DIST, limits=limits), "127.0.0.1", 0)
     relay.start()
     try:
         _flood_game(new_context, relay.url, threading, parse_qs)

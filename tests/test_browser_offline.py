@@ -21,12 +21,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import build_module
 from playwright.sync_api import Page, expect
 from test_browser_a11y import NOT_PLAY, axe_problems
 
 import pygames
 from pygames import records
+from tools import dist, relay
 
 READY = 'html[data-ready="true"]'
 OFFLINE_READY = 'html[data-offline="ready"]'
@@ -47,11 +47,11 @@ CACHES = """async () => {
 @pytest.fixture
 def site(tmp_path):
     """A copy of dist/ served on a port of its own: (dir, base URL, stop())."""
-    if not (build_module.DIST / "precache.json").is_file():
-        build_module.build(quiet=True)
+    if not (dist.DIST / "precache.json").is_file():
+        dist.build(quiet=True)
     root = tmp_path / "site"
-    shutil.copytree(build_module.DIST, root)
-    server, base = build_module.start_server_thread(0, root, log_errors=False)
+    shutil.copytree(dist.DIST, root)
+    server, base = relay.start_server_thread(0, root, log_errors=False)
     stopped = []
 
     def stop():
@@ -155,7 +155,7 @@ def test_an_embed_in_another_sites_iframe_still_works(new_context, site, workers
     registration refused (``block``: register() fails, as where storage is partitioned or
     blocked): the embed works either way and says whether it got an offline copy."""
     root, base, _stop = site
-    server, other = build_module.start_server_thread(0, root, log_errors=False)
+    server, other = relay.start_server_thread(0, root, log_errors=False)
     try:
         page = new_context(service_workers=workers).new_page()
         page.goto(f"{other}/docs/index.html")
@@ -185,7 +185,7 @@ def second_build(root: Path, tmp: Path) -> Path:
     shutil.copytree(root, new)
     index = new / "index.html"
     index.write_text(index.read_text().replace("<head>", "<head>\n" + MARKER, 1))
-    build_module.write_precache(new)
+    dist.write_precache(new)
     for name in ("pyodide.asm.wasm", "python_stdlib.zip"):
         (new / "pyodide" / name).unlink()
     return new

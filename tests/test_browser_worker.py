@@ -14,13 +14,14 @@ import random
 import re
 
 import pytest
-from conftest import ROOT, build_module
 from pgui.session_glue import Session, make_table, parse_options, parse_query, query_lang
 from playwright.sync_api import Page, expect
 from test_browser_a11y import click_some
 from test_browser_kiriai import READY, open_lobby, play_to_the_end, start_from_lobby
 
 import pygames
+from tools import relay
+from tools.paths import ROOT
 
 # --------------------------------------------------------------------------- CPython
 
@@ -228,7 +229,7 @@ def test_a_table_inside_another_sites_iframe(page: Page, server_url, tmp_path):
     (tmp_path / "host.html").write_text(
         f'<!doctype html><title>host</title><iframe src="{table}" width="900" '
         'height="600"></iframe>', encoding="utf-8")
-    host, host_url = build_module.start_server_thread(0, tmp_path, log_errors=False)
+    host, host_url = relay.start_server_thread(0, tmp_path, log_errors=False)
     try:
         page.goto(f"{host_url}/host.html")
         frame = page.frame_locator("iframe")

@@ -13,9 +13,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import ROOT, build_module
 
-DIST = build_module.DIST
+from tools import dist
+from tools.paths import ROOT
+
+DIST = dist.DIST
 VENDORED = ("pyodide", "pyscript")  # third-party bundles; they contain CDN URLs as defaults
 CDN = re.compile(r"jsdelivr|unpkg|cdnjs|pyscript\.net|//cdn\.", re.IGNORECASE)
 READY = 'html[data-ready="true"]'
@@ -73,10 +75,10 @@ def test_pyscript_config_names_wheel_and_every_pgui_file():
     pkg, *runtime = config["packages"]
     assert pkg.startswith("./wheels/pygames-") and pkg.endswith(".whl")
     # The other wheels are exactly the pinned ones (segno for QR codes), checked by hash.
-    assert [Path(p).name for p in runtime] == list(build_module.RUNTIME_WHEELS)
+    assert [Path(p).name for p in runtime] == list(dist.RUNTIME_WHEELS)
     for p in [pkg, *runtime]:
         assert (DIST / p).is_file()
-    for name, digest in build_module.RUNTIME_WHEELS.items():
+    for name, digest in dist.RUNTIME_WHEELS.items():
         assert hashlib.sha256((DIST / "wheels" / name).read_bytes()).hexdigest() == digest
     assert sorted(p.name for p in (DIST / "wheels").glob("*.whl")) == sorted(
         Path(p).name for p in config["packages"])

@@ -1,4 +1,4 @@
-"""The rules pages (docsbuild.py, docs/): one per game and language, live boards that
+"""The rules pages (tools/docsbuild.py, docs/): one per game and language, live boards that
 replay, records.json up to date, the lobby's links. CPython only, no browser."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-import docsbuild
 import pygames
+from tools import docsbuild
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("ja", "en")
@@ -163,7 +163,7 @@ def test_every_board_is_shown_and_every_shown_board_exists():
 
 
 def test_records_json_is_what_make_records_makes():
-    result = subprocess.run([sys.executable, str(ROOT / "docs" / "make_records.py"), "--check"],
+    result = subprocess.run([sys.executable, "-m", "tools.records", "--check"],
                             capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 0, result.stderr
     data = json.loads((ROOT / "docs" / "records.json").read_text(encoding="utf-8"))
@@ -205,7 +205,6 @@ def test_build_docs_writes_only_what_changed(tmp_path):
 
 
 def test_lobby_links_every_rules_page(built):
-    sys.path.insert(0, str(ROOT / "web"))
     from pgui.lobby import render_lobby
 
     page = Page(render_lobby())

@@ -1,4 +1,4 @@
-"""server.py in CPython (no browser): static files of dist/ and the link-play signaling relay.
+"""tools/relay.py in CPython (no browser): static files of dist/ and the link-play signaling relay.
 
 Every test starts its own server (``start_server_thread``, a few milliseconds; or
 ``make_app`` with a test-only ``client_key`` in a ``ServerThread``) on a small directory of
@@ -19,11 +19,11 @@ from urllib.parse import urlsplit
 import pytest
 
 aiohttp = pytest.importorskip("aiohttp")
-server = pytest.importorskip("server")
+server = pytest.importorskip("tools.relay")
 
 from aiohttp import WSMsgType  # noqa: E402
 
-from server import RELAY, Limits  # noqa: E402
+from tools.relay import RELAY, Limits  # noqa: E402
 
 ROOM = "room-0001"
 OTHER_ROOM = "room-0002"

@@ -103,9 +103,10 @@ SHARED_MODULES = [
     "pygames/bots.py", "pygames/arena.py", "pygames/playthrough.py", "pygames/battery.py",
     "web/pgui/__init__.py", "web/pgui/table.py", "web/pgui/lobby.py", "web/pgui/replay.py",
     "web/pgui/share.py", "web/pgui/saved.py", "web/pgui/session_glue.py",
-    "web/pgui/link.py", "web/pgui/pages.py", "web/pgui/i18n.py", "docsbuild.py",
-    "docs/make_records.py", "docs/boards/__init__.py",
-    "build.py", "web/glue.js", "web/peer.js", "web/sw.js", "web/offline.js", "web/boot.js",
+    "web/pgui/link.py", "web/pgui/pages.py", "web/pgui/i18n.py", "tools/docsbuild.py",
+    "tools/records.py", "docs/boards/__init__.py",
+    "build.py", "tools/dist.py", "tools/commands.py", "tools/relay.py",
+    "web/glue.js", "web/peer.js", "web/sw.js", "web/offline.js", "web/boot.js",
 ]
 
 

@@ -6,7 +6,7 @@
 // never reads or makes a game message itself.
 //
 // - Signaling, way (a): the WebSocket relay of `python build.py serve` on the same origin
-//   (server.py: /relay/<room>), which forwards offers, answers and ICE candidates only.
+//   (tools/relay.py: /relay/<room>), which forwards offers, answers and ICE candidates only.
 //   Whoever arrives says hello; the host answers a guest's hello with an offer. Hellos
 //   carry an HMAC of "hello|<role>|<the sender's relay id>" and offers and answers one of
 //   their SDP, under the link's key (made by Python), so the relay, which never learns the
@@ -54,7 +54,7 @@
   var status = "";
   var manualCount = 0;
   var ticker = null;
-  // What went over the data channels (for the benchmark: bench.py), and a pending ping.
+  // What went over the data channels (for the benchmark: tools/bench.py), and a pending ping.
   // relayOpens/relayCloses: how often this page's relay WebSocket opened and closed.
   var stats = { messagesOut: 0, bytesOut: 0, messagesIn: 0, bytesIn: 0, relayOpens: 0,
                 relayCloses: 0, hellosRefused: 0, offersMade: 0 };
@@ -553,7 +553,7 @@
     },
     stats: stats,
     // A guest asks the host for its picture and waits for the answer: one message each
-    // way over the data channel, through Python on both sides (bench.py's round trip).
+    // way over the data channel, through Python on both sides (tools/bench.py's round trip).
     ping: function () {
       var t0 = performance.now();
       var answered = new Promise(function (resolve) { pings.push(resolve); });

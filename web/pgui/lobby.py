@@ -39,7 +39,7 @@ def _radio_group(name: str, legend: str, choices: list[tuple[Any, str]], default
 
 
 def _how_to_play(game: pygames.Game) -> str:
-    """The card's link to the game's rules page (docsbuild.py), one per language."""
+    """The card's link to the game's rules page (tools/docsbuild.py), one per language."""
     return "".join(
         f'<a lang="{lang}" class="l-{lang} how-to-play" href="./docs/{lang}/{esc(game.id)}.html" '
         f'aria-label="{esc(t("how_to_play_label", lang, game=game.names[lang]))}">'

@@ -10,8 +10,8 @@ caused it. ``ply`` is then the number of actions the board opens at, ``perspecti
 seat it is seen from: a cut record (a game in progress) is seen as a spectator sees it,
 a whole game (finished) with everything open where something was hidden.
 
-    python docs/make_records.py           write docs/records.json
-    python docs/make_records.py --check   exit 1 if docs/records.json is not what this makes
+    python -m tools.records           write docs/records.json
+    python -m tools.records --check   exit 1 if docs/records.json is not what this makes
 
 Each game contributes its boards from its own module, ``docs/boards/<game id>.py``.
 
@@ -28,20 +28,14 @@ import json
 import random
 import re
 import sys
-from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-for _path in (ROOT, HERE):  # pygames, and the boards package beside this script
-    if str(_path) not in sys.path:
-        sys.path.insert(0, str(_path))
+import pygames
+from docs.boards import Found, Policy
+from tools.paths import DOCS
 
-from boards import Found, Policy  # noqa: E402
-
-import pygames  # noqa: E402
-
-OUT = Path(__file__).resolve().parent / "records.json"
+HERE = DOCS
+OUT = DOCS / "records.json"
 #: Seeds tried per board before giving up (every board is found far sooner).
 MAX_SEEDS = 400
 #: A game longer than this many actions is abandoned (and its seed skipped).
@@ -53,12 +47,12 @@ MAX_ACTIONS = 600
 
 
 def all_boards() -> dict[str, dict[str, Any]]:
-    """Every registered game's boards (``boards.<game id>``), in registry order; a game
+    """Every registered game's boards (``docs.boards.<game id>``), in registry order; a game
     with no module there contributes none."""
     out: dict[str, dict[str, Any]] = {}
     for gid in pygames.game_ids():
         if (HERE / "boards" / f"{gid}.py").is_file():
-            out.update(importlib.import_module(f"boards.{gid}").BOARDS)
+            out.update(importlib.import_module(f"docs.boards.{gid}").BOARDS)
     return out
 
 
@@ -102,7 +96,7 @@ def make_board(name: str, spec: dict[str, Any]) -> dict[str, Any]:
             "height": spec["height"],
             "about": " ".join((spec["find"].__doc__ or "").split()),
         }
-    raise SystemExit(f"make_records: no seed below {MAX_SEEDS} gives board {name!r}")
+    raise SystemExit(f"tools.records: no seed below {MAX_SEEDS} gives board {name!r}")
 
 
 def make_all() -> dict[str, Any]:
@@ -125,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         current = OUT.read_text(encoding="utf-8") if OUT.exists() else ""
         if current != text:
-            print(f"{OUT} is stale: run python docs/make_records.py", file=sys.stderr)
+            print(f"{OUT} is stale: run python -m tools.records", file=sys.stderr)
             return 1
         return 0
     OUT.write_text(text, encoding="utf-8")

@@ -22,21 +22,27 @@ Prints, in one run:
 * link play between two Chromium contexts over WebRTC on loopback: invite opened → first
   state on the guest's screen, message round trip (median, p95), bytes per action.
 
-``python bench.py [--dist DIR] [--runs N] [--pages] [--startup]`` runs it against any built
+``python -m tools.bench [--dist DIR] [--runs N] [--pages] [--startup]`` runs it against any built
 ``dist/`` (e.g. an older checkout's, to compare); ``--pages`` skips the playouts.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent
+from tools import chromium, paths, relay
+from tools.paths import DIST
+
+
+def start_server_thread(port: int, dist: Path, log_errors: bool = False):
+    """dist/ and the relay, with the benchmark's own pages at /bench/ (never in dist/)."""
+    return relay.start_server_thread(port, dist, log_errors=log_errors,
+                                     mounts={"/bench/": paths.BENCH_PAGES})
+
 
 BENCH_PAGES = [
     ("lobby", "/index.html"),
@@ -156,12 +162,8 @@ def _fast_playouts(game, options: dict, budget: float) -> float:
 # --------------------------------------------------------------------------- Chromium
 
 
-def launch_args(flags: list[str]) -> dict:
-    exe = os.environ.get("PYGAMES_CHROMIUM", "")
-    args: dict = {"args": list(flags), "headless": True}
-    if exe:
-        args["executable_path"] = exe
-    return args
+def launch_args(flags: list[str] | None = None) -> dict:
+    return {**chromium.launch_args(), "headless": True}
 
 
 def play_kiriai_to_the_end(page, max_rounds: int = 300,
@@ -219,7 +221,7 @@ def _worst(probes: list[dict]) -> tuple[str, str]:
     return longest, f"{max(p['gap'] for p in probes):.0f}"
 
 
-def bench_pages(dist: Path, runs: int, start_server_thread: Callable, flags: list[str]) -> None:
+def bench_pages(dist: Path, runs: int) -> None:
     from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
 
@@ -272,7 +274,7 @@ def bench_pages(dist: Path, runs: int, start_server_thread: Callable, flags: lis
     print(f"{'page':<24} {'cold ms':>10} {'warm ms':>10}")
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(**launch_args(flags))
+            browser = p.chromium.launch(**launch_args())
             for label, path in BENCH_PAGES:
                 cold: list = []
                 warm: list = []
@@ -518,8 +520,7 @@ def bench_main_thread(browser, new_page, base: str, runs: int, failure, Playwrig
         print(f"  problem: {problem}")
 
 
-def bench_link(start_server_thread: Callable, dist: Path, flags: list[str],
-               pings: int = 200) -> None:
+def bench_link(dist: Path, pings: int = 200) -> None:
     """Link play over a real data channel on loopback, relay-signaled: open the invite →
     first state on the guest's screen, the round trip of one message each way through
     Python on both sides (median, p95), and bytes per action over a whole game."""
@@ -528,7 +529,7 @@ def bench_link(start_server_thread: Callable, dist: Path, flags: list[str],
     from playwright.sync_api import sync_playwright
 
     server, base = start_server_thread(0, dist, log_errors=False)
-    args = launch_args([*flags, "--allow-loopback-in-peer-connection"])
+    args = launch_args()
     perms = ["camera", "microphone"]
     print("\nLink play (two Chromium contexts, WebRTC on 127.0.0.1, relay signaling)")
     try:
@@ -595,7 +596,7 @@ def bench_link(start_server_thread: Callable, dist: Path, flags: list[str],
         server.shutdown()
 
 
-def run_startup(dist: Path, runs: int, start_server_thread: Callable, flags: list[str]) -> int:
+def run_startup(dist: Path, runs: int) -> int:
     """Only the startup figures (``--startup``)."""
     from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
@@ -606,7 +607,7 @@ def run_startup(dist: Path, runs: int, start_server_thread: Callable, flags: lis
     server, base = start_server_thread(0, dist, log_errors=False)
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(**launch_args(flags))
+            browser = p.chromium.launch(**launch_args())
             bench_startup(browser, base, runs, failure, PlaywrightError)
             browser.close()
     finally:
@@ -615,23 +616,17 @@ def run_startup(dist: Path, runs: int, start_server_thread: Callable, flags: lis
     return 0
 
 
-def run(dist: Path, budget: float, runs: int, start_server_thread: Callable,
-        flags: list[str], pages_only: bool = False) -> int:
-    for p in (str(ROOT / "web"), str(ROOT)):
-        if p not in sys.path:
-            sys.path.insert(0, p)
+def run(dist: Path = DIST, budget: float = 2.0, runs: int = 3, pages_only: bool = False) -> int:
     if not pages_only:
         bench_playouts(budget)
-    bench_pages(dist, runs, start_server_thread, flags)
-    bench_link(start_server_thread, dist, flags)
+    bench_pages(dist, runs)
+    bench_link(dist)
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    import build
-
-    ap = argparse.ArgumentParser(prog="bench.py", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--dist", type=Path, default=build.DIST, help="a built dist/ to serve")
+    ap = argparse.ArgumentParser(prog="python -m tools.bench", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--dist", type=Path, default=DIST, help="a built dist/ to serve")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--budget", type=float, default=2.0, help="seconds of playouts per game")
     ap.add_argument("--pages", action="store_true", help="page timings only")
@@ -639,9 +634,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="startup only: cold, HTTP-warm and service-worker-warm loads")
     args = ap.parse_args(argv)
     if args.startup:
-        return run_startup(args.dist, args.runs, build.start_server_thread, build.CHROMIUM_FLAGS)
-    return run(args.dist, args.budget, args.runs, build.start_server_thread,
-               build.CHROMIUM_FLAGS, pages_only=args.pages)
+        return run_startup(args.dist, args.runs)
+    return run(args.dist, args.budget, args.runs, pages_only=args.pages)
 
 
 if __name__ == "__main__":

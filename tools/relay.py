@@ -107,8 +107,10 @@ cannot use a served relay. A request without ``Origin`` (not a browser) is accep
 
 The relay logs nothing about rooms or messages: no room id, no content.
 
-Used by build.py (``serve``, ``start_server_thread``), which imports this module lazily:
-it needs aiohttp, installed into ``.venv`` from pyproject.toml's ``test`` extra.
+Run by ``python build.py serve``, the tests and the benchmarks; it needs aiohttp, installed
+into ``.venv`` from pyproject.toml's ``test`` extra. From the command line (in .venv)::
+
+    python -m tools.relay [--port 8000] [--host 127.0.0.1] [--dir dist] [--stop-on-stdin-eof]
 """
 
 from __future__ import annotations
@@ -130,7 +132,7 @@ from pathlib import Path
 from aiohttp import WSCloseCode, WSMsgType, web
 from yarl import URL
 
-DIST = Path(__file__).resolve().parent / "dist"
+DIST = Path(__file__).resolve().parent.parent / "dist"
 
 MIME_TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -214,9 +216,16 @@ def _file_for(root: Path, url_path: str) -> Path | str | None:
     return target if target.is_file() else None
 
 
-def _static_handler(root: Path):
+def _static_handler(root: Path, mounts: dict[str, Path] | None = None):
+    mounted = sorted((mounts or {}).items(), key=lambda kv: -len(kv[0]))
+
     async def static(request: web.Request) -> web.StreamResponse:
-        found = _file_for(root, request.path)
+        base, path = root, request.path
+        for prefix, directory in mounted:
+            if path.startswith(prefix):
+                base, path = directory, path[len(prefix) - 1:]
+                break
+        found = _file_for(base, path)
         if isinstance(found, str):  # a directory: its address ends with "/"
             path, sep, query = request.raw_path.partition("?")
             raise web.HTTPMovedPermanently(path + "/" + sep + query)
@@ -673,8 +682,12 @@ def make_app(
     limits: Limits = DEFAULT_LIMITS,
     log_errors: bool = True,
     client_key: Callable[[web.Request], str] | None = None,
+    mounts: dict[str, Path] | None = None,
 ) -> web.Application:
     """The application: the relay at /relay/{room}, static files of ``directory`` elsewhere.
+
+    ``mounts`` maps URL prefixes ending in "/" to other directories served there instead
+    (the benchmarks' and tests' own pages at ``/bench/``, which dist/ never holds).
 
     ``client_key(request)`` gives the client address the relay's per-client limits count
     by (default :func:`client_address`, the connection's IP address).
@@ -684,7 +697,8 @@ def make_app(
     relay = Relay(limits, client_key)
     app[RELAY] = relay
     app.router.add_get("/relay/{room}", relay.handle, allow_head=False)
-    app.router.add_get("/{tail:.*}", _static_handler(root))
+    app.router.add_get("/{tail:.*}", _static_handler(
+        root, {k: Path(v).resolve() for k, v in (mounts or {}).items()}))
 
     async def headers_and_log(request: web.Request, response: web.StreamResponse) -> None:
         if isinstance(response, web.WebSocketResponse):
@@ -773,13 +787,15 @@ def start_server_thread(
     log_errors: bool = True,
     limits: Limits = DEFAULT_LIMITS,
     host: str = "127.0.0.1",
+    mounts: dict[str, Path] | None = None,
 ) -> tuple[ServerThread, str]:
     """Serve ``directory`` (and the relay) from a daemon thread; returns once listening.
 
     Returns (server, base URL ``http://127.0.0.1:PORT``); port 0 picks a free port. Stop it
     with ``server.shutdown()``.
     """
-    server = ServerThread(make_app(directory, limits=limits, log_errors=log_errors), host, port)
+    app = make_app(directory, limits=limits, log_errors=log_errors, mounts=mounts)
+    server = ServerThread(app, host, port)
     server.start()
     return server, server.url
 
@@ -834,3 +850,24 @@ def serve(
         pass
     print("\nstopped", flush=True)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m tools.relay", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--port", type=int, default=8000, help="0 picks a free port")
+    ap.add_argument("--host", default="127.0.0.1", help="address to bind (0.0.0.0: your LAN too)")
+    ap.add_argument("--dir", type=Path, default=DIST, help="the directory to serve (dist/)")
+    ap.add_argument("--stop-on-stdin-eof", action="store_true",
+                    help="also stop when stdin closes (a parent process died)")
+    args = ap.parse_args(argv)
+    try:
+        return serve(args.port, args.dir, args.host, stop_on_stdin_eof=args.stop_on_stdin_eof)
+    except OSError as e:
+        print(f"tools.relay: cannot serve on {args.host}:{args.port}: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,13 +1,14 @@
 """Bytecode for Pyodide's Python, made at build time (issue 11: startup).
 
 Pyodide compiles every module it imports from its source, on every page load: its own
-standard library ships no bytecode, and nor would our wheel. For our modules ``build.py``
-ships ``__pycache__/<name>.<tag>.pyc`` beside each source, made by Pyodide's own Python
-(Node and ``node_modules/pyodide``, which the build has already), so the magic number and
-the bytecode are that interpreter's. They are *unchecked hash-based* .pyc files (PEP 552):
-the import system uses them without comparing a timestamp (a wheel's files get new ones
-when Pyodide unpacks it). Their header still carries the hash of the source they were made
-from, so a test in Pyodide can prove each one is its shipped source's.
+standard library ships no bytecode, and nor would our wheel. For our modules the build
+(``tools/dist.py``) ships ``__pycache__/<name>.<tag>.pyc`` beside each source, made by
+Pyodide's own Python (Node and ``node_modules/pyodide``, which the build has already), so
+the magic number and the bytecode are that interpreter's. They are *unchecked hash-based*
+.pyc files (PEP 552): the import system uses them without comparing a timestamp (a wheel's
+files get new ones when Pyodide unpacks it). Their header still carries the hash of the
+source they were made from, so a test in Pyodide can prove each one is its shipped
+source's.
 
 Each result is kept in ``.wheel-cache/pyc/<pyodide version>/`` under its source's sha256,
 so an unchanged file is not compiled again. Measured in Chromium (issue 11): opening a
@@ -22,7 +23,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parent.parent
 PYODIDE = ROOT / "node_modules" / "pyodide"
 CACHE = ROOT / ".wheel-cache" / "pyc"
 

@@ -1,12 +1,12 @@
 """The rules pages (``dist/docs/``): one page per game in Japanese and in English, with
 live boards embedded where a picture helps, and an index of them.
 
-    from docsbuild import build_docs
+    from tools.docsbuild import build_docs
     build_docs(Path("dist/docs"))   # dist/docs/{ja,en}/<id>.html, index.html, docs.css
 
 The words live in ``docs/pages/<lang>/<id>.html`` (HTML fragments, easy to edit); the
 boards' records in ``docs/records.json`` (made by playing the engines:
-``python docs/make_records.py``). In a fragment:
+``python -m tools.records``). In a fragment:
 
 * ``<h1>`` is the page's heading (and its ``<title>``); a ``<p class="lead">`` its intro,
   also shown in the index; every ``<h2 id="...">`` gets an entry in the page's contents.
@@ -29,14 +29,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-ROOT = Path(__file__).resolve().parent
+ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 PAGES = DOCS / "pages"
 RECORDS = DOCS / "records.json"
 LANGS = ("ja", "en")
-
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 #: The few words of the page frame (the rest is in the fragments).
 WORDS = {

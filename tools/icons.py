@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Draw the app's icons (our own design, the favicon's: two cards and a token on ink).
 
-    python public/icons/make_icons.py     # rewrites icon-192.png, icon-512.png, maskable-512.png
+    python -m tools.icons     # rewrites public/icons/ icon-192.png, icon-512.png, maskable-512.png
 
 Standard library only: each shape is a signed distance in the favicon's 64-unit square,
 antialiased by its distance to the edge, written as an RGBA PNG with zlib and struct.
@@ -15,7 +15,7 @@ import struct
 import zlib
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parent.parent / "public" / "icons"
 INK = (0x1F, 0x1D, 0x1A)
 PAPER = (0xF5, 0xF0, 0xE6)
 RED = (0xB8, 0x32, 0x2A)

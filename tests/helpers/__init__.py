@@ -1,0 +1,1 @@
+"""What test modules share (no test module imports another): import from here."""
