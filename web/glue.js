@@ -171,6 +171,7 @@
     app.dataset.over = r.over ? "true" : "false";
     app.dataset.thinking = r.thinking ? "true" : "false";  // offline.js waits while it is
     if (r.bot) {  // the bot's last search, for tests and the benchmark
+      app.dataset.botMoves = r.bot.n;  // how many moves the bots have made at this table
       app.dataset.botIterations = r.bot.iterations;
       app.dataset.botMs = r.bot.ms;
       app.dataset.botWaited = r.bot.waited;
@@ -220,7 +221,28 @@
     if (r.animating) timer = setTimeout(tick, r.delay);
   }
 
+  // A game's own stylesheet (its UI module's STYLESHEET), added once after app.css; the
+  // promise settles when it has loaded (or failed: the table still works, less styled).
+  var sheets = {};
+
+  function stylesheet(href) {
+    if (!href) return Promise.resolve();
+    if (!sheets[href]) {
+      sheets[href] = new Promise(function (resolve) {
+        var link = document.createElement("link");
+        link.rel = "stylesheet";
+        link.href = href;
+        link.dataset.game = "true";
+        link.onload = link.onerror = function () { resolve(); };
+        setTimeout(resolve, 5000);  // never keep the table waiting on a stylesheet
+        document.head.appendChild(link);
+      });
+    }
+    return sheets[href];
+  }
+
   function show(r) {
+    stylesheet(r.css);
     if (r.thinking) scheduleThink();  // first: the bot thinks while the page draws
     keepLocal(r);
     linkPlay(r);
@@ -467,11 +489,13 @@
         history.pushState(null, "", "./play.html?" + query);
       }
       if (r.peer) root.dataset.linkRole = r.peer.role;
-      el("loading").hidden = true;
-      app.hidden = false;
-      root.dataset.table = "open";
-      show(r);
-      root.dataset.ready = "true";
+      return stylesheet(r.css).then(function () {  // the table appears with its own look
+        el("loading").hidden = true;
+        app.hidden = false;
+        root.dataset.table = "open";
+        show(r);
+        root.dataset.ready = "true";
+      });
     }, function (err) {
       failed(String((err && (err.message || err)) || "the table could not start"));
     });

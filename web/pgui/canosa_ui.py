@@ -34,6 +34,9 @@ UNDO = True
 #: Nothing is hidden: pass and play needs no hand-over screen between the players.
 SECRETS = False
 
+#: This table's own look, loaded with it after app.css (path from the app's root).
+STYLESHEET = "pgui/canosa.css"
+
 STRINGS: dict[str, dict[str, str]] = {
     "canosa.gold": {"en": "Gold", "ja": "金"},
     "canosa.silver": {"en": "Silver", "ja": "銀"},

@@ -37,6 +37,9 @@ STEP_EVENTS = {"reveal", "evaluate", "ability", "signets", "modifier", "token", 
                "replace", "return", "move", "delete", "colour", "decline", "blackmail",
                "location", "round_end", "end"}
 
+#: This table's own look, loaded with it after app.css (path from the app's root).
+STYLESHEET = "pgui/cardia.css"
+
 STRINGS: dict[str, dict[str, str]] = {
     "cardia.seat0": {"en": "Player 1", "ja": "プレイヤー1"},
     "cardia.seat1": {"en": "Player 2", "ja": "プレイヤー2"},

@@ -24,6 +24,9 @@ COLOURS = ("red", "blue")
 SPECIALS_SET = frozenset(SPECIALS)
 
 #: Every Kiri-ai string, in English and Japanese (merged into pgui.i18n.STRINGS).
+#: This table's own look, loaded with it after app.css (path from the app's root).
+STYLESHEET = "pgui/kiriai.css"
+
 STRINGS: dict[str, dict[str, str]] = {
     "kiriai.red": {"en": "Red", "ja": "赤"},
     "kiriai.battlefield": {"en": "Battlefield", "ja": "戦場"},

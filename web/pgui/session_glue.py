@@ -385,6 +385,8 @@ class Session:
             "thinking": bool(table.thinking),
             "changed": True,
             "bot": table.bot_move,
+            # The game's own stylesheet (pgui.table: STYLESHEET), which the page loads.
+            "css": getattr(table.ui, "STYLESHEET", None),
         }
         out["local"] = self._local(table)
         if _link_table(table) is not None:

@@ -28,6 +28,9 @@ still to move after an action of their own may take it back (``command("undo")``
 button under the table), and in hot-seat that player keeps the device without a hand-over
 (a game whose turn is several actions by one player). Link play never offers it.
 ``SECRETS = False``: the game hides nothing, so pass and play shows no hand-over screen.
+``STYLESHEET``: the table's own stylesheet, a path from the app's root (the games of this
+package keep theirs beside their module, ``pgui/<game id>.css``); the page loads it with
+the table, after the shared ``app.css``, which names no game.
 
 >>> table = Table("kiriai", mode="bot", seed=1, lang="en", speed=0)
 >>> table.command("pick:C"); table.command("pick:B"); table.command("confirm")
@@ -200,7 +203,8 @@ class Table:
                 end = time.perf_counter()
                 self.bot_move = {"iterations": search.iterations,
                                  "ms": round((end - first) * 1000),
-                                 "waited": round((end - started) * 1000) if started else 0}
+                                 "waited": round((end - started) * 1000) if started else 0,
+                                 "n": (self.bot_move or {}).get("n", 0) + 1}
                 self._bot_plays(p, search.best())
                 moved = True
         return moved
