@@ -17,8 +17,8 @@ Prints, in one run:
   through like a player does (every reveal watched at ``speed=100``), and one against
   the strong bot (after its boot);
 * every game's bot at every level: its first move (time thought, iterations), then every
-  move of whole Kiri-ai games against the strong bot (time thought, time the player
-  waited after confirming, iterations);
+  move of whole games against the strong bot (the registry's first game; time thought, time
+  the player waited after confirming, iterations);
 * link play between two Chromium contexts over WebRTC on loopback: invite opened → first
   state on the guest's screen, message round trip (median, p95), bytes per action.
 
@@ -34,6 +34,7 @@ import sys
 import time
 from pathlib import Path
 
+import pygames
 from tools import chromium, paths, relay
 from tools.paths import DIST
 
@@ -44,17 +45,21 @@ def start_server_thread(port: int, dist: Path, log_errors: bool = False):
                                      mounts={"/bench/": paths.BENCH_PAGES})
 
 
+#: The game of the table rows and whole games (the registry's first).
+GAME = pygames.game_ids()[0]
+
 BENCH_PAGES = [
     ("lobby", "/index.html"),
-    ("table (kiriai vs bot)", "/play.html?game=kiriai&mode=bot"),
+    (f"table ({GAME} vs bot)", f"/play.html?game={GAME}&mode=bot"),
     ("bare Pyodide", "/bench/bare.html"),
 ]
 READY = 'html[data-ready="true"]'
 #: How long the bench "reads" the lobby before pressing Play.
 LOBBY_READING_MS = 5_000
 #: The table a whole game is played on (reveals watched step by step, 100 ms a step).
-GAME_PATH = "/play.html?game=kiriai&mode=bot&lang=en&speed=100&seed={seed}"
-STRONG_PATH = "/play.html?game=kiriai&mode=bot&bot=strong&seat=1&lang=en&speed=100&seed={seed}"
+GAME_PATH = f"/play.html?game={GAME}&mode=bot&lang=en&speed=100&seed={{seed}}"
+STRONG_PATH = (f"/play.html?game={GAME}&mode=bot&bot=strong&seat=1&lang=en&speed=100"
+               "&seed={seed}")
 BOT_PATH = "/play.html?game={gid}&mode=bot&bot={level}&seat=1&lang=en&speed=0&seed={seed}"
 #: Python is up in the lobby once the page can open a table (glue.js / boot.js).
 LOBBY_PYTHON_READY = "() => Boolean(window.pygamesOpen)"
@@ -162,37 +167,52 @@ def _fast_playouts(game, options: dict, budget: float) -> float:
 # --------------------------------------------------------------------------- Chromium
 
 
-def launch_args(flags: list[str] | None = None) -> dict:
+def launch_args() -> dict:
     return {**chromium.launch_args(), "headless": True}
 
 
-def play_kiriai_to_the_end(page, max_rounds: int = 300,
-                           bot_moves: list[tuple[int, ...]] | None = None) -> int:
-    """Click through a Kiri-ai game vs the bot as a player does; returns the clicks. Given a
-    ``bot_moves`` list, appends each bot move's (ms thought, ms waited for after our
-    confirm, iterations), read from ``#app`` once its round is revealed."""
-    clicks = 0
+#: Buttons a player clicks to play (not the language, a rematch, a dismissal, skipping a
+#: reveal, taking back, sharing...).
+NOT_PLAY = ("lang:", "rematch", "dismiss", "skip", "undo", "move_seat")
+#: What a player clicks first when it is there: confirming a choice, taking the device.
+URGENT = ("confirm", "handover-ok")
+
+
+def play_to_the_end(page, rng=None, max_clicks: int = 3000,
+                    bot_moves: list[tuple[int, ...]] | None = None) -> int:
+    """Click through any game against the bot as a player does (a confirm when there is
+    one, else a random enabled button of the table, watching every reveal); returns the
+    clicks. Given a ``bot_moves`` list, appends each bot move's (ms thought, ms waited for
+    after our last click, iterations), read from ``#app`` as the page shows it (a bot
+    that moves twice between two of our clicks is counted once)."""
+    import random
+
+    rng = rng or random.Random(1)
     settled = '#app[data-animating="false"]'
-    for _ in range(max_rounds):
+    seen = 0
+    for clicks in range(max_clicks):
         page.wait_for_selector(settled, state="attached", timeout=TIMEOUT_MS)
+        if bot_moves is not None:  # a bot move shown since the last look (botMoves counts)
+            d = page.evaluate("() => ({...document.getElementById('app').dataset})")
+            if int(d.get("botMoves") or 0) > seen:
+                seen = int(d["botMoves"])
+                bot_moves.append((int(d["botMs"]), int(d["botWaited"]),
+                                  int(d["botIterations"])))
         if page.locator(".overlay.gameover").count():
             return clicks
-        if page.locator(".zone-pick").count():  # Advanced battlefield: secret start
-            page.locator(".zone-pick:not([disabled])").first.click()
-            page.click('[data-cmd="stance:H"]')
-            clicks += 2
-        else:
-            for _ in range(2):
-                page.locator('.hand button[data-cmd^="pick:"]:not([disabled])').first.click()
-                clicks += 1
-        page.click('[data-cmd="confirm"]')
-        clicks += 1
-        if bot_moves is not None:  # the bot's move of this round, once made and shown
-            page.wait_for_selector(".bar .thinking", state="detached", timeout=TIMEOUT_MS)
-            page.wait_for_selector(settled, state="attached", timeout=TIMEOUT_MS)
-            bot_moves.append(tuple(int(x) for x in page.evaluate(
-                "() => { const d = document.getElementById('app').dataset; "
-                "return [d.botMs, d.botWaited, d.botIterations]; }")))
+        cmds = page.eval_on_selector_all(
+            "#app button[data-cmd]:not([disabled])", "bs => bs.map(b => b.dataset.cmd)")
+        cmds = [c for c in cmds if not c.startswith(NOT_PLAY)]
+        if not cmds:
+            page.wait_for_timeout(50)  # the bot's turn: it answers in slices
+            continue
+        urgent = [c for c in URGENT if c in cmds]
+        cmd = urgent[0] if urgent else rng.choice(cmds)
+        try:
+            page.locator(f'#app button[data-cmd="{cmd}"]:not([disabled])').first.click(
+                timeout=3_000)
+        except Exception:  # noqa: BLE001 - redrawn under the pointer: look again
+            pass
     raise RuntimeError("the game did not end")
 
 
@@ -248,7 +268,7 @@ def bench_pages(dist: Path, runs: int) -> None:
         page.wait_for_timeout(LOBBY_READING_MS)
         t0 = time.perf_counter()
         try:
-            page.click("#game-kiriai button.play", timeout=TIMEOUT_MS)
+            page.click(f"#game-{GAME} button.play", timeout=TIMEOUT_MS)
             page.wait_for_url("**/play.html*", wait_until="commit", timeout=TIMEOUT_MS)
             page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
         except PlaywrightError as e:
@@ -331,7 +351,7 @@ READ_STARTUP = """() => {
 }"""
 STARTUP_PAGES = [
     ("lobby", "/index.html?lang=en", True),
-    ("table (kiriai vs bot)", "/play.html?game=kiriai&mode=bot&lang=en", True),
+    (f"table ({GAME} vs bot)", f"/play.html?game={GAME}&mode=bot&lang=en", True),
     ("bare Pyodide", "/bench/bare.html", False),
 ]
 OFFLINE_READY = 'html[data-offline="ready"]'
@@ -403,10 +423,10 @@ def bench_startup(browser, base: str, runs: int, failure, PlaywrightError) -> No
 
 def bench_bot_moves(browser, new_page, base: str, runs: int, failure, PlaywrightError) -> None:
     """The bot's first move in Chromium (Pyodide in the worker, thinking in slices): how
-    long it thought, and the iterations its search made; then every move of whole Kiri-ai
-    games against the strong bot. The app caps a move by the level's seconds only while
-    someone waits for it: where both choose at once (Kiri-ai, Cardia) and we have not
-    chosen (this first move), it thinks to its iterations."""
+    long it thought, and the iterations its search made; then every move of whole games
+    against the strong bot. The app caps a move by the level's seconds only while someone
+    waits for it: where both choose at once and we have not chosen (this first move), it
+    thinks to its iterations."""
     import pygames
 
     print(f"\nBot moves in Chromium (first move of a game, {runs} games each; nobody clicks)")
@@ -430,21 +450,21 @@ def bench_bot_moves(browser, new_page, base: str, runs: int, failure, Playwright
             if ms:
                 print(f"{gid:<10} {level:<8} {statistics.median(ms):>12.0f} {max(ms):>9} "
                       f"{statistics.median(its):>11.0f}")
-    # Every move of whole Kiri-ai games against the strong bot, clicked at once (so the
-    # bot mostly thinks after our confirm: how long we wait for it).
+    # Every move of whole games (the registry's first game) against the strong bot, clicked
+    # at once (so the bot mostly thinks after our confirm: how long we wait for it).
     moves: list[tuple[int, ...]] = []
     for run in range(runs):
         ctx, page = new_page(browser)
         try:
             page.goto(base + STRONG_PATH.format(seed=run + 1), timeout=TIMEOUT_MS)
             page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
-            play_kiriai_to_the_end(page, bot_moves=moves)
+            play_to_the_end(page, bot_moves=moves)
         except (PlaywrightError, RuntimeError) as e:
-            print(f"  problem: kiriai strong, whole game: {failure(e)}")
+            print(f"  problem: {GAME} strong, whole game: {failure(e)}")
         ctx.close()
     if moves:
         ms, waited, its = zip(*moves, strict=True)
-        print(f"kiriai strong, all {len(moves)} moves of {runs} games, clicked at once: thought "
+        print(f"{GAME} strong, all {len(moves)} moves of {runs} games, clicked at once: thought "
               f"ms median {statistics.median(ms):.0f} (max {max(ms)}); we waited ms median "
               f"{statistics.median(waited):.0f} (max {max(waited)}); iterations median "
               f"{statistics.median(its):.0f} (min {min(its)}, {sum(i < 10_000 for i in its)} "
@@ -483,7 +503,7 @@ def bench_main_thread(browser, new_page, base: str, runs: int, failure, Playwrig
             page.wait_for_timeout(300)
             table.append(page.evaluate(READ_PROBE, True))
             t0 = time.perf_counter()
-            clicks.append(play_kiriai_to_the_end(page))
+            clicks.append(play_to_the_end(page))
             game_ms.append((time.perf_counter() - t0) * 1000)
             game.append(page.evaluate(READ_PROBE, False))
         except (PlaywrightError, RuntimeError) as e:
@@ -497,7 +517,7 @@ def bench_main_thread(browser, new_page, base: str, runs: int, failure, Playwrig
             page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
             page.wait_for_timeout(300)
             page.evaluate(READ_PROBE, True)  # the boot is the row above: from here, play
-            play_kiriai_to_the_end(page)
+            play_to_the_end(page)
             strong.append(page.evaluate(READ_PROBE, False))
         except (PlaywrightError, RuntimeError) as e:
             problems.append(f"strong bot game: {failure(e)}")
@@ -535,7 +555,7 @@ def bench_link(dist: Path, pings: int = 200) -> None:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(**args)
-            for gid in ("kiriai", "cardia"):
+            for gid in pygames.game_ids():
                 host = browser.new_context(permissions=perms).new_page()
                 host.goto(f"{base}/play.html?game={gid}&mode=link&lang=en&speed=0")
                 invite = host.locator("[data-invite]").get_attribute("href", timeout=120_000)
