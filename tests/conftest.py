@@ -15,8 +15,9 @@ Fixtures provided here:
 - Every browser context (``context``, ``page``, ``new_context()``) aborts any request to a
   host other than 127.0.0.1/localhost; the test fails listing them. Note that Playwright
   disables the HTTP cache of a context that has routes.
-- Tests that use a Playwright fixture get the ``browser`` marker, those that need the built
-  dist/ (``server_url``, ``dist``, test_build.py) the ``dist`` marker: ``python build.py
+- Every test of a ``test_browser_*.py`` file, and any test that uses a Playwright fixture,
+  gets the ``browser`` marker; those that need the built dist/ (``server_url``, ``dist``,
+  test_build.py) the ``dist`` marker (the rules are in helpers/marks.py): ``python build.py
   test --quick`` runs ``-m "not browser and not dist"``, every CPython test that needs
   neither Chromium nor a build. Default Playwright timeouts are 60 s.
 - Safe under pytest-xdist (``python build.py test`` runs ``-n 2``): each worker serves dist/
@@ -27,17 +28,17 @@ Fixtures provided here:
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import os
 import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from helpers.chromium import CHROMIUM_ARGS, chromium_executable
+from helpers.dist import ensure_dist
+from helpers.marks import BROWSER_FIXTURES, DIST_FIXTURES, DIST_MODULES, is_browser_file
 
-from tools import chromium
-from tools.paths import BENCH_PAGES, DIST, ROOT
+from tools.paths import BENCH_PAGES, DIST
 
 # A game plugged in from outside the registry, as ``id=module:Class[,ui module]`` (how
 # tests/test_plugin.py runs the shared tests on tests/tinygame, which no shared file names).
@@ -55,15 +56,6 @@ if _plugin := os.environ.get("PYGAMES_PLUGIN"):
 
 TIMEOUT_MS = 60_000
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1", "[::1]"}
-BROWSER_FIXTURES = {
-    "page",
-    "context",
-    "new_context",
-    "browser",
-    "browser_type",
-    "launch_browser",
-    "playwright",
-}
 
 try:  # Playwright is only needed for browser tests
     from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -74,31 +66,10 @@ except ImportError:  # pragma: no cover
     PlaywrightTimeoutError = TimeoutError
 
 
-# The launch flags that work on these machines are defined once, in tools/chromium.py (the
-# bench uses them too); "--headless" is added below only when the run is headless.
-CHROMIUM_ARGS = [f for f in chromium.FLAGS if f != "--headless"]
-
-
-def chromium_executable() -> str | None:
-    """$PYGAMES_CHROMIUM ("" = Playwright's own), else $CHROMIUM, else /usr/bin/chromium."""
-    if chromium.ENV in os.environ:
-        return os.environ[chromium.ENV] or None
-    for candidate in (os.environ.get("CHROMIUM"), "/usr/bin/chromium"):
-        if candidate and Path(candidate).is_file():
-            return candidate
-    return None
-
-
-#: Fixtures that need the built dist/ (served, or read): their tests get the ``dist`` marker.
-DIST_FIXTURES = {"server_url", "base_url", "dist"}
-#: Test modules that read dist/ at module level.
-DIST_MODULES = {"test_build.py", "test_offline.py"}
-
-
 def pytest_collection_modifyitems(config, items):
     for item in items:
         fixtures = set(getattr(item, "fixturenames", ()))
-        if BROWSER_FIXTURES & fixtures:
+        if BROWSER_FIXTURES & fixtures or is_browser_file(item.path):
             item.add_marker(pytest.mark.browser)
         if DIST_FIXTURES & fixtures or item.path.name in DIST_MODULES:
             item.add_marker(pytest.mark.dist)
@@ -167,35 +138,6 @@ def pytest_runtest_protocol(item, nextitem):
 
 
 # --------------------------------------------------------------------------- server
-
-
-@contextlib.contextmanager
-def build_lock():
-    """One process at a time (xdist workers, parallel runs of this checkout) builds dist/."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows: no lock
-        yield
-        return
-    tag = hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]
-    path = Path(tempfile.gettempdir()) / f"pygames-build-{tag}.lock"
-    with open(path, "a") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(f, fcntl.LOCK_UN)
-
-
-def ensure_dist() -> Path:
-    """dist/, built first if it is missing (one process at a time: :func:`build_lock`)."""
-    if not (DIST / "index.html").is_file():
-        with build_lock():
-            if not (DIST / "index.html").is_file():
-                from tools import dist
-
-                dist.build()
-    return DIST
 
 
 @pytest.fixture(scope="session")

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import doctest
 import importlib
-import itertools
 import json
 import pkgutil
 import random
 
 import pytest
+from helpers.protocol import option_combos, public
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -43,14 +43,6 @@ SEEDLESS = {"canosa"}
 DEEP = 60
 #: How many get the hidden-information check at every step (it clones per viewer).
 HIDDEN = 300
-
-
-def option_combos(game):
-    """Every combination of every option's values (defaults for free-form options)."""
-    names = sorted(game.option_schema)
-    values = [game.option_schema[n].get("values", [game.option_schema[n]["default"]])
-              for n in names]
-    return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*values)]
 
 
 def all_cases():
@@ -161,13 +153,6 @@ def test_random_playouts(gid, opts, players):
     assert finished == playouts
 
 
-def _public(state):
-    """Everything the protocol shows of a state, for every seat."""
-    return (state.to_move(), state.is_over(), state.outcome(),
-            [state.view(p) for p in [None, *range(state.players)]],
-            [state.legal_actions(p) for p in range(state.players)])
-
-
 @pytest.mark.parametrize(("gid", "opts", "players"), list(all_cases()))
 def test_the_fast_path_gives_the_same_states_as_the_public_protocol(gid, opts, players):
     """clone_fast + apply_fast (what search plays with) against clone + apply, step by
@@ -178,14 +163,14 @@ def test_the_fast_path_gives_the_same_states_as_the_public_protocol(gid, opts, p
         rng = random.Random(seed)
         fast = state.clone_fast()
         while not state.is_over():
-            assert _public(fast) == _public(state)
+            assert public(fast) == public(state)
             if rng.random() < 0.2:  # a fast copy of a fast copy, at any point
                 fast = fast.clone_fast()
             p = rng.choice(state.to_move())
             action = rng.choice(state.legal_actions(p))
             state.apply(p, action)
             fast.apply_fast(p, action)
-        assert _public(fast) == _public(state)
+        assert public(fast) == public(state)
 
 
 class _Numbers:
@@ -242,7 +227,7 @@ def test_a_fast_playout_plays_the_moves_of_the_plain_loop(gid, opts, players):
             mine, plain = world.clone_fast(), world.clone_fast()
             ended = mine.playout_fast(random.Random(seed + depth), depth)
             assert ended == _plain_playout(plain, random.Random(seed + depth), depth)
-            assert _public(mine) == _public(plain)
+            assert public(mine) == public(plain)
             if world.is_over():
                 break
             p = rng.choice(world.to_move())

@@ -1,7 +1,8 @@
 """Every page passes axe-core in Chromium with no serious or critical violation.
 
 axe-core comes from the npm registry (a devDependency in package.json, pinned in
-package-lock.json) and is injected into the page by the test; it is never served in dist/.
+package-lock.json) and is injected into the page by the test (helpers/browser.py); it is
+never served in dist/.
 Pages are checked in the states a player meets: the lobby in both languages, every game's
 table in both modes (hand-over screen, mid-game, game over), and the error screen of a bad
 link.
@@ -10,68 +11,12 @@ link.
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
+from helpers.browser import READY, axe_problems, click_some
 from playwright.sync_api import Page
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import pygames
-
-ROOT = Path(__file__).resolve().parent.parent
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-READY = 'html[data-ready="true"]'
-#: Commands a random clicker leaves alone: they leave the game, not play it.
-NOT_PLAY = ("lang:", "rematch", "dismiss", "skip")
-#: Commands it clicks only when nothing else is offered: they take back what was picked
-#: (a random clicker who undoes half its moves plays a Canosa game in ~1,000 clicks).
-TAKE_BACK = ("undo", "cancel")
-
-
-def axe_problems(page: Page) -> list[str]:
-    """Serious and critical axe-core violations on the page as it is now."""
-    assert AXE.is_file(), "axe-core missing: run `npm ci` (python build.py test does)"
-    page.add_script_tag(path=str(AXE))
-    result = page.evaluate("""async () => {
-        const r = await axe.run(document, {resultTypes: ["violations"]});
-        return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
-            nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}));
-    }""")
-    return [f"{v['impact']} {v['id']}: {v['help']} at {v['nodes']}" for v in result
-            if v["impact"] in ("serious", "critical")]
-
-
-def playable(buttons, not_play: tuple[str, ...] = NOT_PLAY) -> tuple[list[str], list[str]]:
-    """What a player would click among ``buttons`` (a locator of enabled buttons): their
-    commands, leaving out ``not_play`` and, unless nothing else is offered, those that take
-    back (:data:`TAKE_BACK`); and of those, the highlighted squares (a picked piece's
-    targets)."""
-    offered = [(c, t) for c, t in buttons.evaluate_all(
-        "els => els.map(e => [e.dataset.cmd, e.classList.contains('target')])")
-        if not c.startswith(not_play)]
-    cmds = [c for c, _ in offered if not c.startswith(TAKE_BACK)] or [c for c, _ in offered]
-    return cmds, [c for c, t in offered if t and c in cmds]
-
-
-def click_some(page: Page, rng: random.Random, clicks: int) -> None:
-    """Play by clicking enabled buttons on the settled table, the way a player would: one
-    who confirms what is picked, plays a highlighted square once a piece is picked, and
-    rarely takes anything back."""
-    settled = page.locator('#app[data-animating="false"]')
-    for _ in range(clicks):
-        settled.wait_for()  # not mid-playback, and no click on its way to Python
-        if page.locator('#app[data-over="true"]').count():
-            return
-        cmds, targets = playable(page.locator("#app button[data-cmd]:not([disabled])"))
-        if not cmds:
-            continue
-        urgent = [c for c in ("confirm", "handover-ok") if c in cmds]
-        cmd = urgent[0] if urgent else rng.choice(targets or cmds)
-        try:  # the table may still re-render under the pointer: then look again
-            page.locator(f'#app button[data-cmd="{cmd}"]:not([disabled])').first.click(
-                timeout=2_000)
-        except PlaywrightTimeoutError:
-            continue
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

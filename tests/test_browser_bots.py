@@ -9,14 +9,17 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers.browser import (
+    LIMIT_MS,
+    LONG_TASKS,
+    READY,
+    assert_the_probe_sees_a_long_task,
+    click_some,
+    long_tasks,
+)
 from playwright.sync_api import Page, expect
-from test_browser_a11y import click_some
-from test_browser_worker import LIMIT_MS, LONG_TASKS, assert_the_probe_sees_a_long_task, long_tasks
 
 import pygames
-
-pytestmark = pytest.mark.browser
-READY = 'html[data-ready="true"]'
 
 
 @pytest.mark.parametrize("gid", pygames.game_ids())

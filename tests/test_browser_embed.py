@@ -15,15 +15,14 @@ import re
 from urllib.parse import urlencode
 
 import pytest
+from helpers.browser import READY, axe_problems
 from pgui.share import embed_snippet
 from playwright.sync_api import Frame, Page, expect
-from test_browser_a11y import axe_problems
 
 import pygames
 from pygames import records
 from tools import relay
 
-READY = 'html[data-ready="true"]'
 LAYOUT = "#app .layout.replay"
 
 

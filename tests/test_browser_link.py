@@ -12,15 +12,15 @@ import json
 import random
 
 import pytest
+from helpers.browser import BROWSER_NOT_PLAY, playable
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from test_browser_a11y import playable
 
 import pygames
 
-pytestmark = pytest.mark.browser
-
-NOT_PLAY = ("lang:", "rematch", "dismiss", "skip", "join", "move_seat")
+#: What a clicker at a link-play table leaves alone besides: Join and the guest's move to
+#: another browser (the tests press those themselves, where they mean to).
+LINK_NOT_PLAY = (*BROWSER_NOT_PLAY, "join", "move_seat")
 PERMS = ["camera", "microphone"]
 
 
@@ -37,14 +37,14 @@ def record(page: Page) -> dict:
     return json.loads(page.locator("[data-record]").text_content())
 
 
-def click_one(page: Page, rng: random.Random) -> bool:
+def click_a_move(page: Page, rng: random.Random) -> bool:
     """One click on a settled table if it offers a move; False if there is none now."""
     if not page.locator('#app[data-animating="false"]').count():
         return False
     # Like a player: rarely takes back (undo, cancel), plays a highlighted square once a
     # piece is picked, confirms what is picked.
     cmds, targets = playable(page.locator("#app .main button[data-cmd]:not([disabled])"),
-                             NOT_PLAY)
+                             LINK_NOT_PLAY)
     if not cmds:
         return False
     cmd = ("confirm" if "confirm" in cmds and rng.random() < 0.8
@@ -72,7 +72,7 @@ def play(host: Page, guest: Page, rng: random.Random, *, clicks: int | None = No
             return
         acted = False
         for page in (host, guest):
-            if click_one(page, rng):
+            if click_a_move(page, rng):
                 made += 1
                 acted = True
         if not acted:
@@ -413,7 +413,7 @@ def test_a_network_that_drops_every_packet_shows_reconnecting_within_seconds(
     again once packets flow, with the game going on."""
     import time
 
-    import netlab
+    from helpers import netlab
 
     if reason := netlab.available():
         pytest.skip(reason)

@@ -21,16 +21,24 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers.browser import (
+    BROWSER_NOT_PLAY,
+    PYTHON_READY,
+    READY,
+    TAKE_BACK,
+    axe_problems,
+    play_until,
+    saved_games,
+    seen,
+    settle,
+)
 from playwright.sync_api import Page, expect
-from test_browser_a11y import NOT_PLAY, axe_problems
 
 import pygames
 from pygames import records
 from tools import dist, relay
 
-READY = 'html[data-ready="true"]'
 OFFLINE_READY = 'html[data-offline="ready"]'
-PYTHON_READY = "() => Boolean(window.pygamesOpen)"
 MARKER = '<meta name="pygames-test-build" content="second">'
 
 #: The service worker's cache as the page sees it: {name: [paths]}.
@@ -78,7 +86,7 @@ def wait_until_offline_ready(page: Page, root: Path) -> None:
     assert set(cached[f"pygames-{listing['version']}"]) == {*listing["files"], "precache.json"}
 
 
-def play_to_the_end(page: Page, seed: int, clicks: int = 3_000) -> None:
+def click_to_the_end(page: Page, seed: int, clicks: int = 3_000) -> None:
     """Click as a player would until the game is over: confirm what is picked, play a lit
     square (a Canosa sailor's move first), else any enabled button of the table."""
     rng = random.Random(seed)
@@ -95,7 +103,7 @@ def play_to_the_end(page: Page, seed: int, clicks: int = 3_000) -> None:
                         .filter(e => /^[a-z]\\d+-[a-z]\\d+/.test(e.dataset.actions || ""))
                         .map(e => e.dataset.cmd)};
         }""")
-        cmds = [c for c in now["cmds"] if not c.startswith((*NOT_PLAY, "undo", "cancel"))]
+        cmds = [c for c in now["cmds"] if not c.startswith((*BROWSER_NOT_PLAY, *TAKE_BACK))]
         if not cmds:
             page.wait_for_timeout(30)  # the bot is thinking
             continue
@@ -132,7 +140,7 @@ def test_every_game_plays_offline_after_one_visit(new_context, site, page_errors
                   f"&seed={i + 1}{small}")
         page.wait_for_selector(READY, timeout=120_000)
         expect(page.locator("#app h1")).to_have_text(pygames.get_game(gid).names["en"])
-        play_to_the_end(page, seed=i)
+        click_to_the_end(page, seed=i)
         expect(page.locator(".overlay.gameover")).to_be_visible()
 
     page.goto(f"{base}/docs/en/kiriai.html")
@@ -245,8 +253,6 @@ def test_accepting_an_update_keeps_the_game_in_progress(new_context, site, tmp_p
                                                         page_errors):
     """Mid-game against the bot, the update's prompt waits on the table; accepting it
     reloads into the new version, which reopens the same game at the same move."""
-    from test_browser_saved import play_until, saved_games, seen, settle
-
     root, base, _stop = site
     context = new_context(service_workers="allow")
     page = context.new_page()

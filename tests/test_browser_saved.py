@@ -15,75 +15,14 @@ import random
 import re
 
 import pytest
+from helpers.browser import READY, axe_problems, click_one, play_until, saved_games, seen, settle
+from helpers.saved_fixtures import FIXTURES
 from pgui import ui_module
 from playwright.sync_api import Page, expect
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from saved_fixtures import FIXTURES
-from test_browser_a11y import axe_problems
 
 import pygames
 
-READY = 'html[data-ready="true"]'
-NOT_PLAY = ("lang:", "rematch", "dismiss", "skip", "undo")
 EXTRA = {"canosa": "&layout=small"}
-
-
-def saved_games(page: Page) -> dict:
-    """Every saved game's envelope in this browser, by id."""
-    return page.evaluate("""() => {
-        const out = {};
-        for (const k of Object.keys(localStorage)) {
-            if (!k.startsWith("pygames.saved.")) continue;
-            try { const g = JSON.parse(localStorage.getItem(k)); out[g.id] = g; } catch (e) {}
-        }
-        return out;
-    }""")
-
-
-def settle(page: Page) -> None:
-    """Wait until nothing moves: no playback, no click on its way, no bot thinking."""
-    page.wait_for_selector('#app[data-animating="false"]')
-    page.wait_for_function("() => !document.querySelector('#app .bar .thinking')")
-    page.wait_for_selector('#app[data-animating="false"]')
-
-
-def seen(page: Page) -> dict:
-    """What the player sees: the log and the buttons on offer."""
-    return page.evaluate("""() => ({
-        log: [...document.querySelectorAll("#app .log-lines li")].map(li => li.textContent),
-        cmds: [...document.querySelectorAll("#app button[data-cmd]:not([disabled])")]
-            .map(b => b.dataset.cmd).filter(c => !c.startsWith("lang:")).sort()})""")
-
-
-def click_one(page: Page, rng: random.Random) -> None:
-    """One click a player might make on the settled table (confirm what is picked, take
-    the device when asked, else any enabled button that plays)."""
-    cmds = [c for c in page.locator("#app button[data-cmd]:not([disabled])").evaluate_all(
-        "els => els.map(e => e.dataset.cmd)") if not c.startswith(NOT_PLAY)]
-    if not cmds:
-        return
-    urgent = [c for c in ("confirm", "handover-ok") if c in cmds]
-    cmd = urgent[0] if urgent else rng.choice(cmds)
-    try:  # the table may re-render under the pointer: then look again
-        page.locator(f'#app button[data-cmd="{cmd}"]:not([disabled])').first.click(
-            timeout=2_000)
-    except PlaywrightTimeoutError:
-        pass
-
-
-def play_until(page: Page, rng: random.Random, moves: int, limit: int = 400) -> dict:
-    """Click like a player until the saved record has ``moves`` actions; its envelope."""
-    for _ in range(limit):
-        settle(page)
-        games = saved_games(page)
-        if games and max(g["moves"] for g in games.values()) >= moves:
-            break
-        if page.locator('#app[data-over="true"]').count():
-            break
-        click_one(page, rng)
-    settle(page)
-    (game,) = saved_games(page).values()
-    return game
 
 
 @pytest.mark.parametrize("gid", pygames.game_ids())

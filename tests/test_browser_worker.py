@@ -1,118 +1,32 @@
-"""Python runs in a worker: the page never freezes, and the worker's glue does its job.
+"""Python runs in a worker: the page never freezes.
 
-The first tests are plain CPython: the query parsing and the session the worker drives
-(``pgui.session_glue``). The rest drive a real Chromium: no main-thread task over 200 ms
-from opening the lobby to the end of a game (Python on the main thread makes tasks of
-seconds), a lobby that answers while Python starts, load progress, load failures, and a
-table inside another site's iframe (no cross-origin isolation needed).
+In a real Chromium: no main-thread task over 200 ms from opening the lobby to the end of
+a game (Python on the main thread makes tasks of seconds), a lobby that answers while
+Python starts, load progress, load failures, and a table inside another site's iframe (no
+cross-origin isolation needed). The session the worker drives (``pgui.session_glue``) is
+tested in CPython in test_session_glue.py.
 """
 
 from __future__ import annotations
 
-import json
 import random
 import re
 
 import pytest
-from pgui.session_glue import Session, make_table, parse_options, parse_query, query_lang
+from helpers.browser import (
+    LIMIT_MS,
+    LONG_TASKS,
+    PYTHON_READY,
+    READY,
+    assert_the_probe_sees_a_long_task,
+    click_some,
+    long_tasks,
+)
+from helpers.kiriai_pages import open_lobby, play_to_the_end, start_from_lobby
 from playwright.sync_api import Page, expect
-from test_browser_a11y import click_some
-from test_browser_kiriai import READY, open_lobby, play_to_the_end, start_from_lobby
 
 import pygames
 from tools import relay
-from tools.paths import ROOT
-
-# --------------------------------------------------------------------------- CPython
-
-
-def test_query_parsing_takes_the_first_value_like_urlsearchparams():
-    assert parse_query("?game=kiriai&mode=bot&mode=hotseat&x=a+b%21") == {
-        "game": "kiriai", "mode": "bot", "x": "a b!"}
-    assert parse_query("") == {}
-
-
-def test_language_comes_from_the_query_then_saved_then_browser():
-    assert query_lang({"lang": "ja"}, "en", "en-US") == "ja"
-    assert query_lang({"lang": "fr"}, "ja", "en-US") == "ja"
-    assert query_lang({}, None, "ja-JP") == "ja"
-    assert query_lang({}, None, None) == "en"
-
-
-def test_options_are_matched_against_the_game_as_text():
-    game = pygames.get_game(pygames.game_ids()[0])
-    name, spec = next(iter(game.option_schema.items()))
-    value = spec["values"][-1]
-    assert parse_options(game, {name: str(value)}) == {name: value}
-    with pytest.raises(ValueError, match=name):
-        parse_options(game, {name: "no-such-value"})
-
-
-def test_make_table_defaults_to_the_first_game_and_a_given_deal():
-    table = make_table("", saved_lang=None, nav_lang="ja-JP", seed=12)
-    assert table.game.id == pygames.game_ids()[0]
-    assert (table.mode, table.seed, table.lang, table.speed) == ("bot", 12, "ja", 900)
-    table = make_table("mode=hotseat&seed=5&speed=0&lang=en", seed=12)
-    assert (table.mode, table.seed, table.lang, table.speed) == ("hotseat", 5, "en", 0)
-
-
-def test_session_results_are_small_json_for_the_page():
-    session = Session()
-    gid = pygames.game_ids()[0]
-    result = session.open(f"game={gid}&mode=bot&seed=3&speed=0", saved_lang="en")
-    assert set(result) == {"html", "animating", "over", "lang", "title", "delay", "thinking",
-                           "changed", "bot", "local"}  # local: the game to keep (pgui.saved)
-    assert json.loads(json.dumps(result)) == result
-    assert result["title"] == pygames.get_game(gid).names["en"]
-    assert result["lang"] == "en" and not result["over"]
-    switched = session.command("lang:ja")
-    assert switched["lang"] == "ja" and switched["title"] == pygames.get_game(gid).names["ja"]
-    assert session.advance()["html"] == switched["html"]  # nothing to play back: unchanged
-
-
-def test_a_bad_link_gets_a_readable_error_in_the_players_language():
-    result = Session().open("game=chess&lang=ja")
-    assert set(result) == {"error", "lang"}
-    assert result["lang"] == "ja"
-    assert result["error"].startswith("このリンクのゲーム・モード・オプションは存在しません")
-    assert "unknown game 'chess'" in result["error"]
-    result = Session().open("mode=nobody", saved_lang="en")
-    assert "does not exist" in result["error"] and "nobody" in result["error"]
-
-
-def test_glue_names_no_game():
-    for path in (ROOT / "web/pgui/session_glue.py", ROOT / "web/worker.py",
-                 ROOT / "web/glue.js", ROOT / "web/boot.js"):
-        text = path.read_text(encoding="utf-8")
-        named = [gid for gid in [*pygames.game_ids(), *pygames.PLANNED] if gid in text]
-        assert not named, f"{path.name} names {named}"
-        assert "_ui" not in text, f"{path.name} reaches into a game's UI module"
-
-
-# --------------------------------------------------------------------------- Chromium
-
-#: Installed before any page script: every main-thread task of 50 ms or more.
-LONG_TASKS = """
-window.__longTasks = [];
-new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration));
-}).observe({ type: "longtask", buffered: true });
-"""
-LIMIT_MS = 200
-PYTHON_READY = "() => Boolean(window.pygamesOpen)"
-
-
-def long_tasks(page: Page) -> list[int]:
-    return page.evaluate("window.__longTasks.slice()")
-
-
-def assert_the_probe_sees_a_long_task(page: Page) -> None:
-    """Guard against a probe that sees nothing: a 300 ms busy loop must show up."""
-    before = len(long_tasks(page))
-    page.evaluate("() => setTimeout(() => {"
-                  " const t = performance.now(); while (performance.now() - t < 300); })")
-    page.wait_for_function(f"() => window.__longTasks.length > {before}")
-    assert max(long_tasks(page)[before:]) >= 250
 
 
 def test_no_long_task_from_the_lobby_through_a_whole_game(page: Page, page_errors):

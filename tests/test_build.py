@@ -1,18 +1,18 @@
-"""The built site: runtime served locally with the right types, config complete, no CDN."""
+"""The built site: runtime served locally with the right types, config complete, no CDN.
+What a page makes of it in Chromium is test_browser_build.py."""
 
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import shutil
 import subprocess
 import urllib.error
 import urllib.request
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
+from helpers.dist import pyscript_config, wheel_name
 
 from tools import dist
 from tools.paths import ROOT
@@ -20,23 +20,12 @@ from tools.paths import ROOT
 DIST = dist.DIST
 VENDORED = ("pyodide", "pyscript")  # third-party bundles; they contain CDN URLs as defaults
 CDN = re.compile(r"jsdelivr|unpkg|cdnjs|pyscript\.net|//cdn\.", re.IGNORECASE)
-READY = 'html[data-ready="true"]'
 
 
 def head(url: str):
     req = urllib.request.Request(url, method="HEAD")
     with urllib.request.urlopen(req, timeout=30) as resp:
         return resp.status, resp.headers
-
-
-def pyscript_config() -> dict:
-    return json.loads((DIST / "pyscript.json").read_text(encoding="utf-8"))
-
-
-def wheel_name() -> str:
-    """Our own wheel (the first package; the others are pinned runtime wheels)."""
-    pkg = pyscript_config()["packages"][0]
-    return pkg.rsplit("/", 1)[-1]
 
 
 @pytest.mark.parametrize(
@@ -136,50 +125,6 @@ def test_no_vendored_runtime_in_git():
         or f.endswith(("pyodide.asm.wasm", "pyodide.asm.mjs", "python_stdlib.zip", ".whl"))
     ]
     assert not bad, f"vendored runtime or build output committed: {bad[:10]}"
-
-
-def test_bare_pyodide_loads_from_this_server(page, server_url, page_errors):
-    responses = []
-    page.on("response", lambda r: responses.append((r.url, r.status)))
-    page.goto(f"{server_url}/bench/bare.html")
-    page.wait_for_selector(READY, state="attached")
-    wasm = [(u, s) for u, s in responses if u.endswith("/pyodide.asm.wasm")]
-    assert wasm == [(f"{server_url}/pyodide/pyodide.asm.wasm", 200)]
-    assert all(urlsplit(u).hostname == "127.0.0.1" for u, _ in responses if "://" in u)
-    assert not [e for e in page_errors if "pyodide" in e.lower()], page_errors
-
-
-PROBE = """<!doctype html>
-<html><head><meta charset="utf-8">
-<script type="module" src="./pyscript/core.js"></script></head>
-<body><script type="py" config="./pyscript.json">
-import pygames
-import pgui
-from pyscript import document
-
-root = document.documentElement
-root.dataset.pygames = pygames.__file__
-root.dataset.pgui = pgui.__file__
-root.dataset.ready = "true"
-</script></body></html>
-"""
-
-
-def test_pyscript_page_loads_wheel_and_pgui_locally(page, server_url, page_errors):
-    """A page next to play.html gets our wheel (no micropip) and pgui through pyscript.json."""
-    page.route(
-        f"{server_url}/__probe__.html",
-        lambda route: route.fulfill(body=PROBE, content_type="text/html; charset=utf-8"),
-    )
-    requested = []
-    page.on("requestfinished", lambda r: requested.append(r.url))
-    page.goto(f"{server_url}/__probe__.html")
-    page.wait_for_selector(READY, state="attached")
-    root = page.locator("html")
-    assert "site-packages/pygames" in root.get_attribute("data-pygames")
-    assert root.get_attribute("data-pgui").endswith("pgui/__init__.py")
-    assert f"{server_url}/wheels/{wheel_name()}" in requested
-    assert not [u for u in requested if "micropip" in u]
 
 
 def test_readme_serve_command_serves_the_app_on_the_chosen_port():

@@ -14,8 +14,8 @@ import pytest
 
 import pygames
 from tools import docsbuild
+from tools.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("ja", "en")
 PERSPECTIVES = {"0", "1", "spectator", "open"}
 

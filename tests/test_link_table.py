@@ -13,10 +13,10 @@ import random
 import re
 
 import pytest
+from helpers.tables import NOT_PLAY_AT_LINK, enabled_commands
 from pgui.i18n import t
 from pgui.link import LinkTable, parse_fragment, sdp_mac
 from pgui.session_glue import Session, make_table
-from test_table import NOT_PLAY, enabled_commands
 
 import pygames
 
@@ -73,7 +73,7 @@ def click_random(table: LinkTable, rng: random.Random, wire: Wire) -> None:
     """Skip any playback, then click one of the buttons on screen (if any) and deliver."""
     while table.animating:
         table.command("skip")
-    cmds = [c for c in enabled_commands(table.html()) if not c.startswith(NOT_PLAY)]
+    cmds = [c for c in enabled_commands(table.html()) if not c.startswith(NOT_PLAY_AT_LINK)]
     if cmds:
         table.command(rng.choice(cmds))
         wire.pump()
@@ -89,7 +89,7 @@ def play_turns(host: LinkTable, guest: LinkTable, wire: Wire, rng: random.Random
         if table.animating:
             table.advance() if rng.random() < 0.8 else table.command("skip")
             continue
-        cmds = [c for c in enabled_commands(table.html()) if not c.startswith(NOT_PLAY)]
+        cmds = [c for c in enabled_commands(table.html()) if not c.startswith(NOT_PLAY_AT_LINK)]
         if cmds:
             confirms = [c for c in cmds if c == "confirm"]
             table.command(confirms[0] if confirms and rng.random() < 0.7 else rng.choice(cmds))

@@ -9,14 +9,13 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pgui
 import pytest
 
 import pygames
+from tools.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 PLUGIN = "tiny=tinygame:TinyGame,tinygame.ui"
 SHARED = ["test_api.py", "test_golden.py", "test_table.py", "test_records.py",
           "test_replay.py", "test_search.py", "test_battery.py"]

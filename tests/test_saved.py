@@ -12,10 +12,10 @@ import json
 import random
 
 import pytest
+from helpers.saved_fixtures import FIXTURES, play
 from pgui import saved
 from pgui.session_glue import Session
 from pgui.table import Table
-from saved_fixtures import FIXTURES, play
 
 import pygames
 

@@ -9,11 +9,11 @@ Then bad messages, cheats, resume after reloads, and rematch.
 from __future__ import annotations
 
 import copy
-import itertools
 import json
 import random
 
 import pytest
+from helpers.protocol import option_combos
 
 import pygames
 from pygames import IllegalAction
@@ -48,13 +48,6 @@ def has_simultaneous_choices(game_id, games=3):
 #: Whole games over the bad network, per game (options cycle through every combination).
 BAD_GAMES = 24
 GSEAT = 1  # the guest's seat (the host plays seat 0)
-
-
-def option_combos(game):
-    names = sorted(game.option_schema)
-    values = [game.option_schema[n].get("values", [game.option_schema[n]["default"]])
-              for n in names]
-    return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*values)]
 
 
 def plain(obj):
@@ -206,7 +199,7 @@ class Table:
         assert guest.events == plain(host.state.events(GSEAT))
 
 
-def snapshot(host):
+def host_but_its_counts(host):
     """Everything that matters in a host, but the count of messages it has sent."""
     data = json.loads(host.to_json())
     for info in data["seats"].values():
@@ -256,13 +249,13 @@ def raw(table, kind, **fields):
 
 def refused(table, text, code):
     """The host answers ``text`` with one error ``code`` and changes nothing."""
-    before = snapshot(table.host)
+    before = host_but_its_counts(table.host)
     sends = table.host.receive(table.peer, text)
     assert len(sends) == 1, sends
     msg = unpack(sends[0].text, 1 << 20)
     assert (msg["type"], msg["code"]) == ("error", code), msg
     assert msg["message"]
-    assert snapshot(table.host) == before
+    assert host_but_its_counts(table.host) == before
     table.post_host(sends)
     table.flush()
     return msg

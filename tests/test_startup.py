@@ -3,21 +3,21 @@ opening a table needs, so each page starts sooner. Every stdlib import costs a c
 Pyodide (its standard library ships no bytecode), and every game module tens of
 milliseconds; a player notices the sum as a longer "Loading" bar.
 
-Checked in a fresh CPython process (the same imports run in the browser's worker)."""
+Checked in a fresh CPython process (the same imports run in the browser's worker); that
+Pyodide imports our modules from their shipped bytecode is in test_browser_pyodide.py."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
-from pathlib import Path
 from urllib.parse import parse_qsl as stdlib_parse_qsl
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pgui.session_glue import LINK_MODES, parse_qsl
 
-ROOT = Path(__file__).resolve().parent.parent
+from tools.paths import ROOT
 
 
 def loaded_after(code: str) -> set[str]:
@@ -102,61 +102,3 @@ def test_the_query_parser_reads_what_the_page_writes(params):
     from urllib.parse import urlencode
 
     assert parse_qsl(urlencode(params)) == list(params.items())
-
-
-# -------------------------------------------------------------- bytecode, in Chromium
-
-BYTECODE_PROBE = """<!doctype html><html data-ready="false"><head>
-<script type="module" src="./pyscript/core.js"></script></head>
-<body><pre id="out"></pre><script type="py" config="./pyscript.json">
-import importlib, importlib.machinery, importlib.util, json, os, sys
-compiled = []
-original = importlib.machinery.SourceFileLoader.source_to_code
-def spy(self, data, path, *args, **kwargs):
-    compiled.append(path)
-    return original(self, data, path, *args, **kwargs)
-importlib.machinery.SourceFileLoader.source_to_code = spy
-import pygames
-import pgui
-report = {"compiled": [], "checked": {}, "tag": sys.implementation.cache_tag}
-for package in (pygames, pgui):
-    folder = os.path.dirname(package.__file__)
-    for name in sorted(os.listdir(folder)):
-        if not name.endswith(".py"):
-            continue
-        module = package.__name__ + ("" if name == "__init__.py" else "." + name[:-3])
-        importlib.import_module(module)
-        source = open(os.path.join(folder, name), "rb").read()
-        try:
-            pyc = open(importlib.util.cache_from_source(os.path.join(folder, name)), "rb").read()
-        except OSError as e:
-            report["checked"][module] = str(e)
-            continue
-        flags = int.from_bytes(pyc[4:8], "little")
-        report["checked"][module] = {
-            "unchecked_hash": flags == 1,
-            "its_source": pyc[8:16] == importlib.util.source_hash(source)}
-report["compiled"] = [p for p in compiled if "/pygames/" in p or "/pgui/" in p]
-document = __import__("pyscript").document
-document.getElementById("out").textContent = json.dumps(report)
-document.documentElement.dataset.ready = "true"
-</script></body></html>
-"""
-
-
-def test_pyodide_imports_our_modules_from_their_shipped_bytecode(page, server_url):
-    """Every module of the wheel and of pgui/ comes with bytecode made from exactly its
-    shipped source, and Pyodide imports them without compiling a line of ours."""
-    page.route(f"{server_url}/__bytecode__.html",
-               lambda route: route.fulfill(body=BYTECODE_PROBE,
-                                           content_type="text/html; charset=utf-8"))
-    page.goto(f"{server_url}/__bytecode__.html")
-    page.wait_for_selector('html[data-ready="true"]', state="attached", timeout=120_000)
-    report = json.loads(page.locator("#out").text_content())
-    modules = report["checked"]
-    assert {"pygames", "pygames.core", "pygames.kiriai", "pygames.cardia", "pygames.canosa",
-            "pgui", "pgui.table", "pgui.session_glue", "pgui.kiriai_ui"} <= set(modules)
-    wrong = {m: r for m, r in modules.items()
-             if r != {"unchecked_hash": True, "its_source": True}}
-    assert not wrong, wrong
-    assert report["compiled"] == [], report["compiled"]

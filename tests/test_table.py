@@ -11,19 +11,17 @@ from __future__ import annotations
 import html as htmllib
 import random
 import re
-from pathlib import Path
 
 import pytest
+from helpers.tables import NOT_PLAY, enabled_commands
 from pgui import ui_module, ui_modules
 from pgui.i18n import STRINGS
 from pgui.table import Table
 
 import pygames
+from tools.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 GAME_IDS = pygames.game_ids()
-#: Commands a random clicker leaves alone: they leave the game, not play it.
-NOT_PLAY = ("lang:", "rematch", "dismiss", "move_seat")
 
 
 class ProtocolOnly:
@@ -41,15 +39,6 @@ class ProtocolOnly:
         if name not in self.ALLOWED:
             raise AssertionError(f"the table read state.{name}, which is not the protocol")
         return getattr(self._state, name)
-
-
-def enabled_commands(html: str) -> list[str]:
-    cmds = []
-    for tag in re.findall(r"<button\b[^>]*>", html):
-        m = re.search(r'data-cmd="([^"]*)"', tag)
-        if m and " disabled" not in tag:
-            cmds.append(m.group(1).replace("&amp;", "&").replace("&quot;", '"'))
-    return cmds
 
 
 def click_to_end(table: Table, rng: random.Random, max_clicks: int = 20_000) -> int:

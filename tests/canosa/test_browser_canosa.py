@@ -9,29 +9,18 @@ from __future__ import annotations
 import random
 import re
 
-from helpers.browser import click_cmd
+from helpers.browser import READY, click_cmd, table_now
 from playwright.sync_api import Page, expect
 
-READY = 'html[data-ready="true"]'
 TABLE = ".canosa[data-rows]"
-
-
-def snapshot(page: Page) -> dict:
-    """What the screen offers now, read in one go (the table may re-render any time)."""
-    return page.evaluate("""() => {
-        const app = document.getElementById("app");
-        const on = sel => [...app.querySelectorAll(sel)].map(e => e.dataset.cmd);
-        return {
-            animating: app.dataset.animating === "true",
-            over: app.dataset.over === "true",
-            prompt: (app.querySelector(".prompt") || {}).innerText || "",
-            targets: on(".canosa button.sq.target:not([disabled])"),
-            actions: [...app.querySelectorAll(".canosa button.sq.target")]
-                .map(e => e.dataset.actions),
-            pieces: on(".canosa button.sq:not(.target):not([disabled])"),
-            acts: on(".canosa button[data-cmd^='act:']"),
-            cmds: on("button[data-cmd]:not([disabled])")};
-    }""")
+#: What Canosa's table offers besides (:func:`helpers.browser.table_now`): the lit squares
+#: (with the actions each plays), the pieces that can be picked, a chooser's buttons.
+SQUARES = """
+    targets: on(".canosa button.sq.target:not([disabled])"),
+    actions: [...app.querySelectorAll(".canosa button.sq.target")]
+        .map(e => e.dataset.actions),
+    pieces: on(".canosa button.sq:not(.target):not([disabled])"),
+    acts: on(".canosa button[data-cmd^='act:']"),"""
 
 
 def test_whole_game_vs_bot_from_the_lobby_by_clicking_squares(page: Page):
@@ -49,7 +38,7 @@ def test_whole_game_vs_bot_from_the_lobby_by_clicking_squares(page: Page):
     rng = random.Random(7)
     played = 0
     for _ in range(4_000):
-        now = snapshot(page)
+        now = table_now(page, SQUARES)
         if now["over"] and not now["animating"]:
             break
         if now["animating"]:  # a playback (Skip it) or a click on its way to Python

@@ -22,6 +22,7 @@ import random
 import re
 
 import pytest
+from helpers.protocol import public
 
 import pygames
 from pygames import IllegalAction
@@ -856,12 +857,6 @@ def test_the_fast_path_keeps_the_public_view():
     assert fast.events(None) == [] and fast.outcome() == state.outcome()
 
 
-def _fast_public(state):
-    """What the protocol shows of a state (as the API battery compares)."""
-    return (state.to_move(), state.is_over(), state.outcome(), state.view(None),
-            state.legal_actions(GOLD), state.legal_actions(SILVER))
-
-
 #: A layout whose islands are mid-edge: a siren leaving hers may step into a dead end with
 #: two free squares around her (on a corner island two free squares always touch).
 EDGE = CanosaGame(layouts={"edge": {"rows": 5, "cols": 5, "islands": [[0, 2], [4, 2]],
@@ -932,11 +927,11 @@ def test_a_fast_playout_from_odd_positions_is_the_public_protocols_game(name):
             mine, plain = start.clone_fast(), start.clone_fast()
             over = mine.playout_fast(random.Random(seed), depth)
             assert (over, None) == (_played(plain, random.Random(seed), depth)[0], None)
-            assert _fast_public(mine) == _fast_public(plain)
+            assert public(mine) == public(plain)
             _, actions = _played(start.clone_fast(), random.Random(seed), depth)
             for p, action in actions:
                 start.apply(p, action)
-            assert _fast_public(mine) == _fast_public(start)
+            assert public(mine) == public(start)
             assert mine.trail == start.trail and mine.board == start.board
             ended += start.is_over()
     assert ended or name.startswith("edge")

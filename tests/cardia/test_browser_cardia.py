@@ -9,12 +9,15 @@ from __future__ import annotations
 import json
 import re
 
-from helpers.browser import click_cmd
+from helpers.browser import READY, click_cmd, table_now
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-READY = 'html[data-ready="true"]'
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+#: What Cardia's table offers besides (:func:`helpers.browser.table_now`): the ability
+#: whose question is asked, if one is.
+CHOICE = """
+    choice: (app.querySelector(".cardia") || {dataset: {choice: ""}}).dataset.choice,"""
 
 
 def start_from_lobby(page: Page, *, lang: str, mode: str, deck: str, location: str) -> None:
@@ -30,28 +33,13 @@ def start_from_lobby(page: Page, *, lang: str, mode: str, deck: str, location: s
     page.wait_for_selector(".cardia")
 
 
-def snapshot(page: Page) -> dict:
-    """What the screen offers now, read in one go (the table may re-render any time)."""
-    return page.evaluate("""() => {
-        const app = document.getElementById("app");
-        const table = app.querySelector(".cardia");
-        return {
-            animating: app.dataset.animating === "true",
-            over: app.dataset.over === "true",
-            choice: table ? table.dataset.choice : "",
-            prompt: (app.querySelector(".prompt") || {}).innerText || "",
-            cmds: [...app.querySelectorAll("button[data-cmd]:not([disabled])")]
-                .map(e => e.dataset.cmd)};
-    }""")
-
-
 def test_whole_match_vs_bot_in_japanese_answering_ability_prompts(page: Page):
     start_from_lobby(page, lang="ja", mode="bot", deck="II", location="none")
     expect(page.locator("#app h1")).to_have_text("カーディア")
     prompts_answered = set()
     placed = 0
     for _ in range(2_000):
-        now = snapshot(page)
+        now = table_now(page, CHOICE)
         if now["over"] and not now["animating"]:
             break
         if now["animating"]:  # a playback (Skip it) or a click on its way to Python
@@ -133,7 +121,7 @@ def test_keyboard_only_encounters_with_ability_prompts(page: Page):
         settled.wait_for()
         if placed >= 4 or page.locator('#app[data-over="true"]').count():
             break
-        cmds = [c for c in snapshot(page)["cmds"]
+        cmds = [c for c in table_now(page)["cmds"]
                 if not c.startswith(("lang:", "skip", "rematch", "dismiss"))]
         if any(c.startswith("pick:") for c in cmds):
             tab_to("el && el.matches('.chand button[data-cmd^=\"pick:\"]')")

@@ -21,6 +21,7 @@ import json
 import random
 
 import pytest
+from helpers import protocol
 
 import pygames
 import pygames.cardia
@@ -94,7 +95,7 @@ def _fast_twins(monkeypatch):
         twin = entry[1]
         twin.apply_fast(player, action)
         assert _fields(twin) == _fields(self)
-        assert _public(twin) == _public(self)
+        assert _public_and_a_non_seat(twin) == _public_and_a_non_seat(self)
         _check_playouts(self)
 
     monkeypatch.setattr(CardiaState, "apply", apply_both)
@@ -1092,9 +1093,10 @@ def test_kinesis_token_onto_an_inactive_ongoing_card_activates_it():
 
 
 # -- search support: the fast path and the determiniser ----------------------------------------
-def _public(s):
-    return (s.to_move(), s.is_over(), s.outcome(), [s.view(p) for p in (None, A, B)],
-            [s.legal_actions(p) for p in (A, B, 2)])
+def _public_and_a_non_seat(s):
+    """What the protocol shows (helpers/protocol.py), and that a seat that is not in the
+    game (2) gets no actions, on either path."""
+    return (*protocol.public(s), s.legal_actions(2))
 
 
 @pytest.mark.parametrize(("deck", "hands", "decks", "row", "moves"), [
@@ -1110,11 +1112,11 @@ def test_fast_path_plays_the_worked_examples_like_the_public_path(deck, hands, d
                                                                   moves):
     s = table(deck=deck, hands=hands, decks=decks, row=row)
     fast = s.clone_fast()
-    assert _public(fast) == _public(s)
+    assert _public_and_a_non_seat(fast) == _public_and_a_non_seat(s)
     for p, action in moves:
         s.apply(p, action)
         fast.apply_fast(p, action)
-        assert _public(fast) == _public(s)
+        assert _public_and_a_non_seat(fast) == _public_and_a_non_seat(s)
         fast = fast.clone_fast()
     assert fast.log == [] and fast.record()["actions"] == []  # nothing kept for display
 
@@ -1158,7 +1160,7 @@ def test_fast_path_follows_tokens_and_removals_like_the_public_path(deck, hands,
         s.apply(p, action)
         fast.apply_fast(p, action)
         assert _fields(fast) == _fields(s)
-        assert _public(fast) == _public(s)
+        assert _public_and_a_non_seat(fast) == _public_and_a_non_seat(s)
 
 
 @pytest.mark.parametrize("deck", ["I", "II"])
@@ -1189,12 +1191,12 @@ def test_a_fast_clone_is_independent_of_its_original():
     for _ in range(20):
         p = s.to_move()[0]
         s.apply(p, rng.choice(s.legal_actions(p)))
-    before, twin = _public(s), s.clone()
+    before, twin = _public_and_a_non_seat(s), s.clone()
     fast = s.clone_fast()
     while not fast.is_over():
         p = fast.to_move()[0]
         fast.apply_fast(p, rng.choice(fast.legal_actions(p)))
-    assert _public(s) == before and s == twin
+    assert _public_and_a_non_seat(s) == before and s == twin
 
 
 _LOCATIONS = ["none", "serpent_temple", "bazaar", "founders_day", "grand_library",
@@ -1310,7 +1312,8 @@ def test_fast_path_plays_an_ability_whose_card_is_gone_like_the_public_path(deck
     for state in (s, fast):
         state.tasks = [{"k": "ability", "ab": ability, "src": src, "via": "illusionist"}]
         state._run()
-    assert _fields(fast) == _fields(s) and _public(fast) == _public(s)
+    assert _fields(fast) == _fields(s)
+    assert _public_and_a_non_seat(fast) == _public_and_a_non_seat(s)
     ability_event = new_events(s, "ability")[-1]
     assert ability_event.get("none") is (None if row else True)
     _check_playouts(s)

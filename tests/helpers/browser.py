@@ -1,11 +1,33 @@
-"""Helpers for the Chromium tests (Playwright pages of the app)."""
+"""Helpers for the Chromium tests (Playwright pages of the app): waiting for a page,
+reading and clicking its table like a player, axe-core, the long-task probe, and the saved
+games in its storage."""
 
 from __future__ import annotations
 
+import random
+
+from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from helpers.tables import NOT_PLAY
+from tools.paths import NODE_MODULES
 
-def click_cmd(page, cmd: str, timeout: int = 3_000) -> bool:
+#: The page is drawn and answers clicks (Python has opened the lobby or the table).
+READY = 'html[data-ready="true"]'
+#: Python has started in the worker (the lobby shows before it has).
+PYTHON_READY = "() => Boolean(window.pygamesOpen)"
+
+# --------------------------------------------------------------------------- clicking
+
+#: Commands a clicker in the browser leaves alone: those that leave the game
+#: (helpers/tables.py), and Skip (a playback ends by itself; the clickers wait for it).
+BROWSER_NOT_PLAY = (*NOT_PLAY, "skip")
+#: Commands it clicks only when nothing else is offered: they take back what was picked
+#: (a random clicker who undoes half its moves plays a Canosa game in ~1,000 clicks).
+TAKE_BACK = ("undo", "cancel")
+
+
+def click_cmd(page: Page, cmd: str, timeout: int = 3_000) -> bool:
     """Click the enabled ``#app`` button whose ``data-cmd`` is ``cmd``; False on timeout."""
     try:
         page.locator(f'#app button[data-cmd="{cmd}"]:not([disabled])').first.click(
@@ -13,3 +35,171 @@ def click_cmd(page, cmd: str, timeout: int = 3_000) -> bool:
         return True
     except PlaywrightTimeoutError:  # re-rendered under the pointer (playback): look again
         return False
+
+
+_TABLE_NOW = """() => {
+    const app = document.getElementById("app");
+    const on = sel => [...app.querySelectorAll(sel)].map(e => e.dataset.cmd);
+    return {
+        animating: app.dataset.animating === "true",
+        over: app.dataset.over === "true",
+        prompt: (app.querySelector(".prompt") || {}).innerText || "",
+        cmds: on("button[data-cmd]:not([disabled])"),
+        EXTRA};
+}"""
+
+
+def table_now(page: Page, extra: str = "") -> dict:
+    """What the table offers now, read in one go (it may re-render any time): whether it
+    is playing back (``animating``) or ``over``, its ``prompt`` and its enabled commands
+    (``cmds``); ``extra`` adds a game's own fields, as JavaScript ``name: value`` entries
+    that may use ``app`` (the ``#app`` element) and ``on(selector)`` (the ``data-cmd`` of
+    what it selects)."""
+    return page.evaluate(_TABLE_NOW.replace("EXTRA", extra))
+
+
+def playable(buttons, not_play: tuple[str, ...] = BROWSER_NOT_PLAY
+             ) -> tuple[list[str], list[str]]:
+    """What a player would click among ``buttons`` (a locator of enabled buttons): their
+    commands, leaving out ``not_play`` and, unless nothing else is offered, those that take
+    back (:data:`TAKE_BACK`); and of those, the highlighted squares (a picked piece's
+    targets)."""
+    offered = [(c, t) for c, t in buttons.evaluate_all(
+        "els => els.map(e => [e.dataset.cmd, e.classList.contains('target')])")
+        if not c.startswith(not_play)]
+    cmds = [c for c, _ in offered if not c.startswith(TAKE_BACK)] or [c for c, _ in offered]
+    return cmds, [c for c, t in offered if t and c in cmds]
+
+
+def click_some(page: Page, rng: random.Random, clicks: int) -> None:
+    """Play by clicking enabled buttons on the settled table, the way a player would: one
+    who confirms what is picked, plays a highlighted square once a piece is picked, and
+    rarely takes anything back."""
+    settled = page.locator('#app[data-animating="false"]')
+    for _ in range(clicks):
+        settled.wait_for()  # not mid-playback, and no click on its way to Python
+        if page.locator('#app[data-over="true"]').count():
+            return
+        cmds, targets = playable(page.locator("#app button[data-cmd]:not([disabled])"))
+        if not cmds:
+            continue
+        urgent = [c for c in ("confirm", "handover-ok") if c in cmds]
+        cmd = urgent[0] if urgent else rng.choice(targets or cmds)
+        try:  # the table may still re-render under the pointer: then look again
+            page.locator(f'#app button[data-cmd="{cmd}"]:not([disabled])').first.click(
+                timeout=2_000)
+        except PlaywrightTimeoutError:
+            continue
+
+
+# --------------------------------------------------------------------------- axe-core
+
+#: axe-core comes from the npm registry (a devDependency in package.json, pinned in
+#: package-lock.json) and is injected into the page by the test; it is never in dist/.
+AXE = NODE_MODULES / "axe-core" / "axe.min.js"
+
+
+def axe_problems(page: Page) -> list[str]:
+    """Serious and critical axe-core violations on the page as it is now."""
+    assert AXE.is_file(), "axe-core missing: run `npm ci` (python build.py test does)"
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("""async () => {
+        const r = await axe.run(document, {resultTypes: ["violations"]});
+        return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+            nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}));
+    }""")
+    return [f"{v['impact']} {v['id']}: {v['help']} at {v['nodes']}" for v in result
+            if v["impact"] in ("serious", "critical")]
+
+
+# --------------------------------------------------------------------------- long tasks
+# A test that calls ``long_tasks`` runs while no other xdist worker runs a test (conftest).
+
+#: Installed before any page script: every main-thread task of 50 ms or more.
+LONG_TASKS = """
+window.__longTasks = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration));
+}).observe({ type: "longtask", buffered: true });
+"""
+#: The longest main-thread task a page may have (Python on the main thread makes seconds).
+LIMIT_MS = 200
+
+
+def long_tasks(page: Page) -> list[int]:
+    """The durations (ms) of the page's long tasks so far (:data:`LONG_TASKS` installed)."""
+    return page.evaluate("window.__longTasks.slice()")
+
+
+def assert_the_probe_sees_a_long_task(page: Page) -> None:
+    """Guard against a probe that sees nothing: a 300 ms busy loop must show up."""
+    before = len(long_tasks(page))
+    page.evaluate("() => setTimeout(() => {"
+                  " const t = performance.now(); while (performance.now() - t < 300); })")
+    page.wait_for_function(f"() => window.__longTasks.length > {before}")
+    assert max(long_tasks(page)[before:]) >= 250
+
+
+# --------------------------------------------------------------------------- saved games
+
+#: What :func:`click_one` leaves alone: what the browser's clickers do, and Undo (it would
+#: shrink the saved record :func:`play_until` waits to grow).
+NOT_PLAY_NOR_UNDO = (*BROWSER_NOT_PLAY, "undo")
+
+
+def saved_games(page: Page) -> dict:
+    """Every saved game's envelope in this browser, by id."""
+    return page.evaluate("""() => {
+        const out = {};
+        for (const k of Object.keys(localStorage)) {
+            if (!k.startsWith("pygames.saved.")) continue;
+            try { const g = JSON.parse(localStorage.getItem(k)); out[g.id] = g; } catch (e) {}
+        }
+        return out;
+    }""")
+
+
+def settle(page: Page) -> None:
+    """Wait until nothing moves: no playback, no click on its way, no bot thinking."""
+    page.wait_for_selector('#app[data-animating="false"]')
+    page.wait_for_function("() => !document.querySelector('#app .bar .thinking')")
+    page.wait_for_selector('#app[data-animating="false"]')
+
+
+def seen(page: Page) -> dict:
+    """What the player sees: the log and the buttons on offer."""
+    return page.evaluate("""() => ({
+        log: [...document.querySelectorAll("#app .log-lines li")].map(li => li.textContent),
+        cmds: [...document.querySelectorAll("#app button[data-cmd]:not([disabled])")]
+            .map(b => b.dataset.cmd).filter(c => !c.startsWith("lang:")).sort()})""")
+
+
+def click_one(page: Page, rng: random.Random) -> None:
+    """One click a player might make on the settled table (confirm what is picked, take
+    the device when asked, else any enabled button that plays, never Undo)."""
+    cmds = [c for c in page.locator("#app button[data-cmd]:not([disabled])").evaluate_all(
+        "els => els.map(e => e.dataset.cmd)") if not c.startswith(NOT_PLAY_NOR_UNDO)]
+    if not cmds:
+        return
+    urgent = [c for c in ("confirm", "handover-ok") if c in cmds]
+    cmd = urgent[0] if urgent else rng.choice(cmds)
+    try:  # the table may re-render under the pointer: then look again
+        page.locator(f'#app button[data-cmd="{cmd}"]:not([disabled])').first.click(
+            timeout=2_000)
+    except PlaywrightTimeoutError:
+        pass
+
+
+def play_until(page: Page, rng: random.Random, moves: int, limit: int = 400) -> dict:
+    """Click like a player until the saved record has ``moves`` actions; its envelope."""
+    for _ in range(limit):
+        settle(page)
+        games = saved_games(page)
+        if games and max(g["moves"] for g in games.values()) >= moves:
+            break
+        if page.locator('#app[data-over="true"]').count():
+            break
+        click_one(page, rng)
+    settle(page)
+    (game,) = saved_games(page).values()
+    return game

@@ -11,7 +11,7 @@ namespace disappears with everything in it when the lab ends.
 
 Needs root, ``ip`` (iproute2) and ``nft`` (nftables); ``available()`` says why not, so::
 
-    import netlab
+    from helpers import netlab
 
     def test_udp_cut(playwright):
         if reason := netlab.available():
@@ -66,7 +66,10 @@ import time
 import weakref
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers.chromium import CHROMIUM_ARGS, chromium_executable
+from helpers.dist import ensure_dist
+from tools.paths import ROOT
+
 PREFIX = "pgl-"
 SETUP_TIMEOUT = 30.0  # seconds for the server to say it is serving
 UDP_TABLE = "pgl_cut_udp"
@@ -177,21 +180,6 @@ def sweep_stale() -> list[str]:
     return gone
 
 
-def _ensure_dist() -> None:
-    """Build dist/ if missing, under conftest's build lock (as its server_url fixture does)."""
-    import conftest
-
-    conftest.ensure_dist()
-
-
-def _default_chromium() -> str | None:
-    try:
-        import conftest
-    except ImportError:
-        return "/usr/bin/chromium" if Path("/usr/bin/chromium").is_file() else None
-    return conftest.chromium_executable()
-
-
 class NetLab:
     """A private network namespace with the app's server in it; a context manager.
 
@@ -205,7 +193,7 @@ class NetLab:
         self.ns = f"{PREFIX}{os.getpid()}-{next(_counter)}" + (f"-{hint}" if hint else "")
         self.url = ""
         self.chromium = ""
-        self.chromium_target = chromium  # None: conftest's choice (resolved on enter)
+        self.chromium_target = chromium  # None: the tests' choice (resolved on enter)
         self.setup_seconds = 0.0
         self.server_output: collections.deque[str] = collections.deque(maxlen=200)
         self._ip = _tool("ip") or "ip"
@@ -229,7 +217,7 @@ class NetLab:
         if reason:
             raise RuntimeError(reason)
         sweep_stale()
-        _ensure_dist()
+        ensure_dist()
         _open_labs.add(self)
         try:
             _run([self._ip, "netns", "add", self.ns])
@@ -239,7 +227,7 @@ class NetLab:
             self._tmpdir = tempfile.mkdtemp(prefix=f"{self.ns}-")
             self.chromium = str(Path(self._tmpdir) / "chromium")
             if self.chromium_target is None:
-                self.chromium_target = _default_chromium()
+                self.chromium_target = chromium_executable()
             self.set_chromium_target(self.chromium_target or "/usr/bin/chromium")
         except BaseException:
             self.close()
@@ -402,9 +390,7 @@ def lab(name_hint: str = "lab", chromium: str | None = None) -> NetLab:
 
 
 def launch(playwright, lab: NetLab, headless: bool = True, **kwargs):
-    """A Playwright Browser running inside the lab's namespace, with conftest's flags."""
-    from conftest import CHROMIUM_ARGS
-
+    """A Playwright Browser running inside the lab's namespace, with the tests' flags."""
     if not lab.chromium:
         raise RuntimeError("the lab is not started (use it in a `with` block)")
     if not lab.chromium_target or not Path(lab.chromium_target).is_file():

@@ -5,7 +5,7 @@ versions its envelope). This script plays each game at a table the way the page 
 (through :class:`pgui.session_glue.Session`: clicks, the bot's moves, the worker's
 ``local`` result) and writes what the page would have stored::
 
-    PYTHONPATH=.:web .venv/bin/python tests/saved_fixtures.py     # (re)write the fixtures
+    .venv/bin/python tests/helpers/saved_fixtures.py     # (re)write the fixtures
 
 Each fixture is ``{"key", "text", "view"}``: the storage key and text, and what the player
 saw then (the human's view and legal actions) for the tests to compare with on resume.
@@ -16,15 +16,10 @@ from __future__ import annotations
 
 import json
 import random
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-for _p in (ROOT / "web", ROOT):
-    if str(_p) not in sys.path:
-        sys.path.insert(0, str(_p))
+from pgui.session_glue import Session
 
-from pgui.session_glue import Session  # noqa: E402
+from tools.paths import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures" / "saved"
 #: One game in progress per game (and mode), plus a finished one.

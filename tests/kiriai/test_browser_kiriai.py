@@ -9,76 +9,17 @@ from __future__ import annotations
 import re
 
 import pytest
+from helpers.browser import READY
+from helpers.kiriai_pages import (
+    finish_reveal,
+    open_lobby,
+    play_to_the_end,
+    program_round,
+    start_from_lobby,
+)
 from playwright.sync_api import Page, expect
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import pygames
-
-READY = 'html[data-ready="true"]'
-
-
-def open_lobby(page: Page, lang: str = "en") -> None:
-    page.goto(f"/index.html?lang={lang}")
-    page.wait_for_selector(READY)
-
-
-def start_from_lobby(page: Page, *, mode: str = "bot", battlefield: str = "standard") -> None:
-    card = page.locator("#game-kiriai")
-    card.locator(f'input[name="mode"][value="{mode}"]').check()
-    if battlefield != "standard":
-        card.locator("details.options summary").click()
-        card.locator(f'input[name="battlefield"][value="{battlefield}"]').check()
-    card.locator("button.play").click()
-    page.wait_for_url(re.compile(r"/play\.html\?"))
-    page.wait_for_selector(READY)
-
-
-def enabled(page: Page, selector: str):
-    return page.locator(f"{selector}:not([disabled])")
-
-
-def program_round(page: Page, first: str | None = None, second: str | None = None) -> None:
-    """Click two cards in the hand (the given letters, else the first enabled ones), Confirm."""
-    for letter in (first, second):
-        if letter:
-            page.click(f'.hand [data-cmd="pick:{letter}"]')
-        else:
-            enabled(page, '.hand button[data-cmd^="pick:"]').first.click()
-    page.click('[data-cmd="confirm"]')
-
-
-def choose_start(page: Page) -> None:
-    enabled(page, ".zone-pick").first.click()
-    page.click('[data-cmd="stance:H"]')
-    page.click('[data-cmd="confirm"]')
-
-
-def finish_reveal(page: Page) -> None:
-    """Skip the step-by-step playback like an impatient player."""
-    skip = page.locator('[data-cmd="skip"]')
-    if skip.count():
-        try:
-            skip.click(timeout=3_000)
-        except PlaywrightTimeoutError:
-            pass  # the playback ended on its own in the meantime
-    expect(page.locator("#app")).to_have_attribute("data-animating", "false")
-
-
-def play_to_the_end(page: Page, max_rounds: int = 300) -> None:
-    for _ in range(max_rounds):
-        if page.locator(".overlay.gameover").count():
-            return
-        finish_reveal(page)
-        if page.locator(".overlay.gameover").count():
-            return
-        if page.locator(".overlay.handover").count():
-            page.click('[data-cmd="handover-ok"]')
-            continue
-        if page.locator(".zone-pick").count():
-            choose_start(page)
-        else:
-            program_round(page)
-    pytest.fail("the game did not end")
 
 
 def test_lobby_is_plain_html_and_lists_the_games(page: Page):

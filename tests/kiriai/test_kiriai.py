@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers.protocol import public
 
 import pygames
 from pygames import IllegalAction
@@ -695,12 +696,6 @@ def test_record_replays_to_same_state():
 
 
 # -- the fast path for search (clone_fast / apply_fast) --------------------------------------
-def public(s):
-    """Everything the protocol shows of a state, for every seat."""
-    return (s.to_move(), s.is_over(), s.outcome(), [s.view(p) for p in (None, RED, BLUE)],
-            [s.legal_actions(p) for p in (RED, BLUE)])
-
-
 def fields(s):
     """The game fields of a state (the fast path keeps no log and no record, and keeps
     its board's number and the legal programs besides)."""

@@ -1,0 +1,40 @@
+"""Records replay identically in CPython and in Pyodide: the code both run.
+
+test_browser_pyodide.py runs :data:`DIGEST_CODE` in Chromium's Pyodide (through our wheel)
+and compares with :func:`cpython_digests`; test_pyodide.py checks in CPython that the
+digests could not agree trivially.
+"""
+
+from __future__ import annotations
+
+SEEDS = range(40)
+
+DIGEST_CODE = '''
+import hashlib, itertools, json
+import pygames
+from pygames.bots import self_play
+
+def digests(seeds):
+    out = {}
+    for gid in pygames.game_ids():
+        game = pygames.get_game(gid)
+        names = sorted(game.option_schema)
+        values = [game.option_schema[n].get("values", [game.option_schema[n]["default"]])
+                  for n in names]
+        for combo in itertools.product(*values):
+            options = dict(zip(names, combo))
+            for seed in seeds:
+                state = self_play(game, seed=seed, options=options)
+                text = json.dumps([state.record(), state.outcome(), state.view(None)],
+                                  sort_keys=True)
+                key = f"{gid} {json.dumps(options, sort_keys=True)} {seed}"
+                out[key] = hashlib.sha256(text.encode()).hexdigest()
+    return out
+'''
+
+
+def cpython_digests() -> dict[str, str]:
+    """Every game's digests over :data:`SEEDS`, computed here by :data:`DIGEST_CODE`."""
+    namespace: dict = {}
+    exec(DIGEST_CODE, namespace)  # the very code the browser runs
+    return namespace["digests"](SEEDS)
