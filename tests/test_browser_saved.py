@@ -16,7 +16,7 @@ import re
 
 import pytest
 from helpers.browser import READY, axe_problems, click_one, play_until, saved_games, seen, settle
-from helpers.saved_fixtures import FIXTURES
+from helpers.saved_fixtures import fixture
 from pgui import ui_module
 from playwright.sync_api import Page, expect
 
@@ -59,10 +59,6 @@ def test_a_game_vs_bot_survives_a_reload_and_continues_from_the_lobby(
     settle(page)
     assert seen(page) == before
     assert saved_games(page)[game["id"]]["record"] == game["record"]
-
-
-def fixture(name: str) -> dict:
-    return json.loads((FIXTURES / f"{name}.json").read_text())
 
 
 def test_the_lobby_lists_saved_games_newest_first_skips_damaged_ones_and_replays_finished(

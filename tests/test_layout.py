@@ -256,3 +256,13 @@ def test_each_game_has_its_folder_of_tests():
 def test_test_file_names_are_unique_across_the_folders():
     names = Counter(p.name for p in python_files() if is_test_module(p))
     assert not [name for name, n in names.items() if n > 1], names.most_common(3)
+
+
+def test_no_test_file_shadows_a_standard_library_module():
+    """A script run from its folder (tests/helpers/saved_fixtures.py) puts that folder first
+    on the path, where a helpers/html.py would hide the standard library's html."""
+    import sys
+
+    clash = sorted(str(p.relative_to(ROOT)) for p in TESTS.rglob("*.py")
+                   if p.stem in sys.stdlib_module_names)
+    assert not clash, clash

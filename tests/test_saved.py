@@ -12,7 +12,7 @@ import json
 import random
 
 import pytest
-from helpers.saved_fixtures import FIXTURES, play
+from helpers.saved_fixtures import fixture, fixture_files, play, plays
 from pgui import saved
 from pgui.session_glue import Session
 from pgui.table import Table
@@ -220,7 +220,7 @@ def test_a_missing_or_damaged_saved_game_starts_a_new_one_saying_so(stored):
 
 
 def test_a_saved_game_under_another_id_is_not_taken():
-    text = json.loads((FIXTURES / "kiriai-bot.json").read_text())["text"]
+    text = fixture("kiriai-bot")["text"]
     session = Session()
     session.open("game=kiriai&resume=ffffffffff", nav_lang="en", stored=text)
     assert len(session.table.played) < 5 and session.table.message
@@ -237,12 +237,17 @@ def test_link_play_and_replays_are_not_saved_here():
 # ------------------------------------------------------------------------- fixtures
 
 
-FIXTURE_FILES = sorted(FIXTURES.glob("*.json"))
+FIXTURE_FILES = fixture_files()
 
 
 def test_there_is_a_fixture_for_every_game():
+    """Each game keeps its own (tests/<id>/saved/, made from its saved_plays.json); a game
+    without one fails here, naming it."""
     envs = [saved.loads(json.loads(f.read_text())["text"]) for f in FIXTURE_FILES]
-    assert set(pygames.game_ids()) <= {env["game"] for env in envs}
+    missing = set(pygames.game_ids()) - {env["game"] for env in envs}
+    assert not missing, f"no saved-game fixture for {sorted(missing)}: list one in " \
+        "tests/<id>/saved_plays.json and run tests/helpers/saved_fixtures.py"
+    assert {p.stem for p in FIXTURE_FILES} == set(plays())  # each one's play is listed
     assert {"bot", "hotseat"} <= {env["mode"] for env in envs}
     assert any(env["over"] for env in envs)
 

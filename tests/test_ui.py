@@ -1,7 +1,7 @@
 """The browser UI's shared pure-Python layer (``web/pgui``), tested in CPython with no
 browser: every string exists in English and Japanese (and every key pgui uses), the i18n
 helpers, the shared modules' doctests, and the lobby is a complete, fully local page.
-HTML is inspected through its ``data-*`` hooks and a tiny tag matcher (helpers/html.py).
+HTML is inspected through its ``data-*`` hooks and a tiny tag matcher (helpers/markup.py).
 
 Each game's own table is tested in its folder (kiriai/test_ui_kiriai.py,
 cardia/test_ui_cardia.py, canosa/test_ui_canosa.py); what the one table promises every game
@@ -17,7 +17,7 @@ import re
 import string
 
 import pytest
-from helpers.html import outer, tags, visible_text
+from helpers.markup import outer, tags, visible_text
 from pgui import i18n, lobby, pages, ui_modules
 from pgui.i18n import STRINGS, t
 

@@ -1,4 +1,4 @@
-"""Saved games from real play, kept as fixtures (tests/fixtures/saved/*.json).
+"""Saved games from real play, kept as fixtures (``tests/<game id>/saved/*.json``).
 
 A saved game written by one build must still open in every later one (``pgui.saved``
 versions its envelope). This script plays each game at a table the way the page does
@@ -6,6 +6,9 @@ versions its envelope). This script plays each game at a table the way the page 
 ``local`` result) and writes what the page would have stored::
 
     .venv/bin/python tests/helpers/saved_fixtures.py     # (re)write the fixtures
+
+Each game lists what is played in ``tests/<game id>/saved_plays.json``, ``{name: [query,
+moves]}``: a table's query and how many actions to play (a large number: to the end).
 
 Each fixture is ``{"key", "text", "view"}``: the storage key and text, and what the player
 saw then (the human's view and legal actions) for the tests to compare with on resume.
@@ -16,20 +19,42 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 from pgui.session_glue import Session
 
+import pygames
 from tools.paths import ROOT
 
-FIXTURES = ROOT / "tests" / "fixtures" / "saved"
-#: One game in progress per game (and mode), plus a finished one.
-PLAYS = {
-    "kiriai-bot": ("game=kiriai&mode=bot&bot=easy&speed=0&seed=21", 4),
-    "cardia-bot": ("game=cardia&mode=bot&bot=easy&speed=0&seed=22&seat=1", 5),
-    "canosa-bot": ("game=canosa&mode=bot&bot=easy&speed=0&seed=23&layout=small", 5),
-    "canosa-hotseat": ("game=canosa&mode=hotseat&speed=0&seed=24&layout=small", 6),
-    "cardia-hotseat-over": ("game=cardia&mode=hotseat&speed=0&seed=25", 10_000),
-}
+TESTS = ROOT / "tests"
+
+
+def fixture_dir(game_id: str) -> Path:
+    return TESTS / game_id / "saved"
+
+
+def plays() -> dict[str, tuple[str, str, int]]:
+    """name -> (game id, query, moves), from every registered game's saved_plays.json."""
+    out = {}
+    for gid in pygames.game_ids():
+        path = TESTS / gid / "saved_plays.json"
+        if path.is_file():
+            for name, (query, moves) in json.loads(path.read_text()).items():
+                out[name] = (gid, query, moves)
+    return out
+
+
+def fixture_files() -> list[Path]:
+    """Every registered game's saved-game fixtures."""
+    return sorted(p for gid in pygames.game_ids() for p in fixture_dir(gid).glob("*.json"))
+
+
+def fixture(name: str) -> dict:
+    """The fixture called ``name`` (its file's stem), read."""
+    path = next((p for p in fixture_files() if p.stem == name), None)
+    if path is None:
+        raise KeyError(f"no saved-game fixture {name!r}")
+    return json.loads(path.read_text())
 
 
 def play(query: str, moves: int, rng: random.Random) -> dict:
@@ -69,10 +94,10 @@ def play(query: str, moves: int, rng: random.Random) -> dict:
 
 
 def main() -> None:
-    FIXTURES.mkdir(parents=True, exist_ok=True)
-    for name, (query, moves) in PLAYS.items():
+    for name, (gid, query, moves) in plays().items():
         data = play(query, moves, random.Random(name))
-        (FIXTURES / f"{name}.json").write_text(
+        fixture_dir(gid).mkdir(parents=True, exist_ok=True)
+        (fixture_dir(gid) / f"{name}.json").write_text(
             json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
         print(name, data["view"]["moves"], "moves", "over" if data["view"]["over"] else "")
 

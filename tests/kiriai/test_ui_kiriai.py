@@ -5,7 +5,7 @@ The table speaks the chosen language, whole games can be played by clicking the 
 the page shows, only legal cards can be clicked, reveals are played back step by step from
 the right board, hot-seat hides each player's secret cards, and the lobby offers Kiri-ai
 with every option. HTML is inspected through its ``data-*`` hooks and a tiny tag matcher
-(helpers/html.py).
+(helpers/markup.py).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import random
 import re
 
 import pytest
-from helpers.html import all_outer, buttons, outer, tags, visible_text
+from helpers.markup import all_outer, buttons, outer, tags, visible_text
 from pgui import kiriai_ui, lobby, ui_modules
 from pgui.i18n import STRINGS, t
 from pgui.kiriai_ui import board_at, describe, render_table
