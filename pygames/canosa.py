@@ -102,10 +102,9 @@ from typing import Any, ClassVar
 from .core import Game, Rng, State, two_player_outcome
 
 __all__ = ["CanosaGame", "CanosaState", "LAYOUTS", "load_layouts", "parse_layouts",
-           "square_name", "parse_square", "GOLD", "SILVER", "COLOUR_NAMES"]
+           "square_name", "parse_square", "GOLD", "SILVER"]
 
 GOLD, SILVER = 0, 1
-COLOUR_NAMES = {GOLD: {"en": "Gold", "ja": "金"}, SILVER: {"en": "Silver", "ja": "銀"}}
 #: A piece holds at most this many rings (§5 limits).
 MAX_RINGS = 3
 #: Sailors scored to win (§7).

@@ -38,7 +38,7 @@ from typing import Any, ClassVar
 
 from .core import Game, Rng, State, two_player_outcome
 
-__all__ = ["KiriaiGame", "KiriaiState", "CARD_NAMES", "SPECIALS"]
+__all__ = ["KiriaiGame", "KiriaiState", "CARD_TITLES", "SPECIALS"]
 
 RED, BLUE = 0, 1
 HEAVEN, EARTH = "H", "E"
@@ -53,17 +53,12 @@ PHYSICAL = {"A": "AR", "R": "AR", "C": "CS", "S": "CS",
 #: The five coloured cards each player owns, in hand order.
 BASE_HAND = ("AR", "CS", "H", "L", "B")
 
-CARD_NAMES = {
-    "A": {"en": "Approach", "ja": "接近"},
-    "R": {"en": "Retreat", "ja": "退却"},
-    "C": {"en": "Charge", "ja": "突撃"},
-    "S": {"en": "Change Stance", "ja": "構え変更"},
-    "H": {"en": "High Strike", "ja": "高打撃"},
-    "L": {"en": "Low Strike", "ja": "低打撃"},
-    "B": {"en": "Balanced Strike", "ja": "均衡打撃"},
-    "K": {"en": "Kesa Strike", "ja": "袈裟打撃"},
-    "Z": {"en": "Zan-Tetsu Strike", "ja": "斬鉄打撃"},
-    "X": {"en": "Counterattack", "ja": "反撃"},
+#: The cards' English names, for the engine's own (English) messages; what players read, in
+#: their language, is the table's (pgui/kiriai_ui.py: CARD_NAMES).
+CARD_TITLES = {
+    "A": "Approach", "R": "Retreat", "C": "Charge", "S": "Change Stance", "H": "High Strike",
+    "L": "Low Strike", "B": "Balanced Strike", "K": "Kesa Strike", "Z": "Zan-Tetsu Strike",
+    "X": "Counterattack",
 }
 
 #: Strike cards: (distances that hit, stance needed or None).
@@ -298,7 +293,7 @@ class KiriaiState(State):
             return (f"{action!r} is not a program: give two card letters, 1st then 2nd, "
                     "e.g. 'CB' for Charge then Balanced Strike")
         for c in action:
-            name = CARD_NAMES[c]["en"]
+            name = CARD_TITLES[c]
             if c in SPECIALS and c != self.special[player]:
                 return f"you do not hold {name}"
             if c in SPECIALS and self.spent[player]:

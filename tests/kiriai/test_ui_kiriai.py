@@ -783,3 +783,11 @@ def test_rematch_is_still_reachable_after_looking_at_the_board():
     assert 'class="endbar"' in html and 'data-cmd="rematch"' in html
     table.command("rematch")
     assert not table.state.is_over() and table.state.round == 1
+
+
+def test_the_engine_and_the_table_name_the_cards_alike():
+    """The engine keeps English titles for its own messages; players read the table's names."""
+    from pygames.kiriai import CARD_TITLES
+
+    assert {c: n["en"] for c, n in kiriai_ui.CARD_NAMES.items()} == CARD_TITLES
+    assert all(n["ja"] for n in kiriai_ui.CARD_NAMES.values())

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from pygames.kiriai import BASE_HAND, CARD_NAMES, SPECIALS
+from pygames.kiriai import BASE_HAND, SPECIALS
 
 from .i18n import esc, register, t
 
@@ -23,10 +23,24 @@ HALVES = {"AR": ("A", "R"), "CS": ("C", "S")}
 COLOURS = ("red", "blue")
 SPECIALS_SET = frozenset(SPECIALS)
 
-#: Every Kiri-ai string, in English and Japanese (merged into pgui.i18n.STRINGS).
+#: The cards' names as players read them.
+CARD_NAMES = {
+    "A": {"en": "Approach", "ja": "接近"},
+    "R": {"en": "Retreat", "ja": "退却"},
+    "C": {"en": "Charge", "ja": "突撃"},
+    "S": {"en": "Change Stance", "ja": "構え変更"},
+    "H": {"en": "High Strike", "ja": "高打撃"},
+    "L": {"en": "Low Strike", "ja": "低打撃"},
+    "B": {"en": "Balanced Strike", "ja": "均衡打撃"},
+    "K": {"en": "Kesa Strike", "ja": "袈裟打撃"},
+    "Z": {"en": "Zan-Tetsu Strike", "ja": "斬鉄打撃"},
+    "X": {"en": "Counterattack", "ja": "反撃"},
+}
+
 #: This table's own look, loaded with it after app.css (path from the app's root).
 STYLESHEET = "pgui/kiriai.css"
 
+#: Every Kiri-ai string, in English and Japanese (merged into pgui.i18n.STRINGS).
 STRINGS: dict[str, dict[str, str]] = {
     "kiriai.red": {"en": "Red", "ja": "赤"},
     "kiriai.battlefield": {"en": "Battlefield", "ja": "戦場"},
