@@ -290,6 +290,10 @@ def colour_of(value: int) -> str:
     return COLOURS[(value - 1) % 4]
 
 
+#: :func:`colour_of` by card value (the engine's own look-up: no call).
+_COLOUR = tuple(colour_of(v) for v in range(17))
+
+
 def _jcopy(obj: Any) -> Any:
     """A fast deep copy of JSON-like data (dicts, lists, scalars)."""
     if type(obj) is dict:
@@ -380,6 +384,78 @@ class CardiaGame(Game):
         """
         return _Determinizer(self, seat, view, events, rng).world()
 
+    def from_position(self, position: dict[str, Any], *,
+                      options: dict[str, Any] | None = None) -> CardiaState:
+        """A state from a hand-made position (tests, embeds, rules pages): a view
+        (``state.view(seat)``, JSON data) with what it hides filled in, or a short form.
+
+        ``position`` keys; seat lists are ``[a's, b's]``, a card is its value 1..16:
+
+        * ``hands``: both hands (any order). A view's ``hand`` is seat ``you``'s. A hand not
+          given is dealt at random from that seat's cards found nowhere else, at the size
+          ``hand_sizes`` gives (one of the two is needed per seat).
+        * ``row``: the encounters left to right, each ``[card_a, card_b]`` or ``{"cards":
+          [card_a, card_b], "revealed", "evaluated"}``; a card is a value or ``{"value",
+          "modifiers" (0), "ongoing" (False: no token), "face_up"}``. ``revealed``: every
+          encounter, but under Foggy Swamp the newest (face down until the next
+          placement); ``evaluated``: every revealed one, but the encounter being resolved
+          while one of its Librarian / Blackmailer choices is open. A face-down card's
+          ``value`` may be None (dealt as a hidden hand is). Signets and ``winner`` are
+          decided from the row by §4.1 (and must be that if given).
+        * ``placing``: the encounter being placed, a slot per seat: None, a value, or
+          ``{"placed", "value", "face_up", "modifiers", "librarian", "engineer",
+          "blackmail"}`` (the last three: "next card" effects that went with the card,
+          which a view does not show; default none).
+        * ``decks``: bottom card first (the last is the top). Not in a view (it gives
+          ``deck_sizes``, then checked): by default a seat's deck is its cards found
+          nowhere else, shuffled by the state's own PRNG (:class:`Rng`, ``seed``).
+        * ``discards`` (default empty), ``pending`` (as in a view; default nothing
+          pending), ``round``, ``wins`` and ``results`` (each defaults from the others: a
+          fresh match by default), ``seed`` (the state's PRNG: hidden cards and deck order
+          not given, then everything random in play; default 0).
+        * ``choice``: None or the choice being made, as in a view (``kind``, ``seat``,
+          ``ability``, ``card``, ``at`` and the kind's fields; row cards as ``[n, seat]``).
+          Its options are worked out from the hands as the engine asks them. Successor's
+          ``kept`` (only in the keeper's view): if not given, drawn from the keeper's hand.
+        * ``procedure`` (only with a choice; not in a view): what is left of the encounter
+          being resolved besides that choice: ``encounter`` (its number; default the
+          newest revealed one; None: it left the row), ``librarian`` [a, b] and
+          ``blackmail`` [[colours], [colours]] still to come at its reveal, ``serpent``
+          [a, b] Serpent Temple wins still to process (default none of them). Without it
+          the procedure goes on from the choice as the engine would from there.
+        * Checked against the state if given: ``game``, ``deck``, ``location`` (the
+          resolved one) and ``options`` (against ``options``, which defaults to them),
+          ``phase``, ``to_move``, ``outcome``, ``signets``, ``hand_sizes``,
+          ``deck_sizes``, ``options_now`` (``you``'s), ``pending["mechanical_djinn"]``.
+          Other view keys (``influence``, ``n``, ``winner``…) are checked where they say
+          something, else ignored.
+
+        So ``state.view(None)`` with both hands and the face-down values (each seat's own
+        view has them) gives a state whose every seat's view and legal actions are the
+        original's; ``state.view(seat)`` alone gives the same ``view(seat)``.
+
+        Checked (``ValueError`` saying what is wrong): unknown cards, a card in two places,
+        a seat's cards not adding up to 16 (``hand_sizes`` / ``deck_sizes`` included),
+        more than 16 encounters, bad numbers (negative signets or counts), signets or
+        winners that are not §4.1's, the revealed / evaluated / face-up layout the rules
+        allow, both seats placed, the Fortune Teller's order, "next card" effects of a
+        seat that has placed (they went with its card), effects of the other deck (a
+        Librarian in Deck I…), waiting effects where none can wait, a choice that the
+        engine would not ask (unknown kind, ability not in the deck, a target not in the
+        row, no option or one made automatically, a hand too small for it), rounds, wins
+        and results that do not fit, ``to_move`` and the other derived keys, options that
+        contradict the position. With no choice open the position stands after a Finish:
+        one that the Finish would have ended (§6.2 five signets and more, Founder's Day,
+        Mechanical Djinn) is refused, so is a seat to place with an empty hand but cards in
+        its deck (it would have drawn); a seat to place with no card at all cannot play, so
+        the round ends at once (§6.3, as the engine's own check does: its events are in
+        the log) and the next one is dealt (or the match is over).
+
+        The state has seed ``seed`` and an empty record: it cannot be replayed from a
+        record (replaying its record gives a new game).
+        """
+        return _Position(self, position, options).state()
+
 
 class CardiaState(State):
     """A Cardia match in progress. Every field is plain data (clone/compare friendly).
@@ -396,8 +472,9 @@ class CardiaState(State):
     (:meth:`clone_fast`, :meth:`apply_fast`, :meth:`playout_fast`): placement
     :meth:`_place`, the encounter procedure :meth:`_resolve`, evaluation (§4.1)
     :meth:`_decide`, re-evaluation (§4.2) :meth:`_reevaluate`, abilities :meth:`_activate`
-    (rules ``_ab_*``), answers ``_an_*``, the round-end check :meth:`_end_checks`, the
-    Finish draw :meth:`_finish_draws`. A fast copy is ``quiet``: the same code, no events.
+    (rules ``_ab_*``), answers ``_an_*``; the round-end check and the Finish draw are
+    steps (d) and (e) of :meth:`_resolve`. A fast copy is ``quiet``: the same code, no
+    events.
     """
 
     #: The choice a player must make now (None: nobody is asked), and the id of the
@@ -613,7 +690,7 @@ class CardiaState(State):
         :meth:`_apply` plays it (:meth:`_answer` or :meth:`_place`, then :meth:`_run`). The
         same numbers, moves and states as the plain loop."""
         r = rng.random
-        answer, place, run = self._answer, self._place, self._run
+        answers, place, run = _ANSWERS, self._place, self._run
         for _ in range(depth):
             if self.phase == "over":  # to_move() is []
                 return True
@@ -621,7 +698,7 @@ class CardiaState(State):
             if choice is not None:  # to_move() is [the chooser]
                 opts = choice["_opts"]
                 self.choice = None
-                answer(choice, opts[int(r() * len(opts))])
+                answers[choice["kind"]](self, choice, opts[int(r() * len(opts))])  # _answer
                 run()
                 continue
             placed, f = self.placed, self.fortune
@@ -745,7 +822,7 @@ class CardiaState(State):
         self.round += 1
         self.row: list[dict[str, Any]] = []
         self.hands: list[list[int]] = [[], []]
-        self.decks: list[list[int]] = [list(range(1, 17)), list(range(1, 17))]
+        self.decks: list[list[int]]  # (made by _deal)
         self.discards: list[list[int]] = [[], []]
         self.placed: list[dict[str, Any] | None] = [None, None]
         self.next_mod = [0, 0]
@@ -772,11 +849,12 @@ class CardiaState(State):
         key = (rng._state, n)
         deal = _DEALS.get(key)
         if deal is None:
-            decks = self.decks
+            decks = [list(range(1, 17)), list(range(1, 17))]
             drawn = []
-            for p in SEATS:
-                rng.shuffle(decks[p])
-                drawn.append(tuple(decks[p].pop() for _ in range(n)))
+            for deck in decks:
+                rng.shuffle(deck)
+                drawn.append(tuple(deck[:-n - 1:-1]))  # the top n, in draw order
+                del deck[-n:]
             if len(_DEALS) >= 4096:
                 _DEALS.clear()
             deal = _DEALS[key] = (tuple(decks[0]), tuple(decks[1]), tuple(sorted(drawn[0])),
@@ -839,6 +917,17 @@ class CardiaState(State):
             t[0] += enc["cards"][0]["sig"]
             t[1] += enc["cards"][1]["sig"]
         return t
+
+    def _revealed_codes(self, seat: int | None = None) -> list[str]:
+        """The codes of every revealed row card (of ``seat``'s only, if given), left to
+        right ("1a", "1b", "2a"…): the face-down encounters are the newest (Foggy Swamp:
+        the one waiting for the next placement), so the revealed ones are the row up to
+        them."""
+        row = self.row
+        k = len(row)
+        while k and not row[k - 1]["revealed"]:
+            k -= 1
+        return list(_ROW_CODES[k] if seat is None else _ROW_CODES[k][seat::2])
 
     def _revealed_cards(self) -> list[list[int]]:
         """[seat, value] of every card in a revealed encounter (ability targets)."""
@@ -1013,15 +1102,14 @@ class CardiaState(State):
         one; Foggy Swamp: the one before it) goes through :meth:`_resolve`. The one
         placement, for every path; new cards and encounters are copies of
         :data:`_CARD` and :data:`_ENCOUNTER`."""
-        hands, fortune, placed = self.hands, self.fortune, self.placed
+        hands, fortune, placed, quiet = self.hands, self.fortune, self.placed, self.quiet
         next_mod, librarian, engineer, blackmail = (self.next_mod, self.librarian,
                                                     self.engineer, self.blackmail)
         while True:
             hands[p].remove(v)
             placed[p] = card = _CARD.copy()
             card["v"] = v
-            up = fortune == p
-            if up:
+            if fortune == p:
                 card["up"] = True
             if next_mod[p]:
                 card["mod"] = next_mod[p]
@@ -1035,13 +1123,15 @@ class CardiaState(State):
             if blackmail[p]:
                 card["bm"] = blackmail[p]
                 blackmail[p] = []
-            if not self.quiet:
+            if not quiet:
                 event = {"t": "place", "p": p, "e": len(self.row) + 1, "card": v}
                 if card["mod"]:
                     event["mod"] = card["mod"]
-                if up:
+                if card["up"]:
                     event["up"] = True
-                self.log.append(event if up else private_event(event, [p], ["card"]))
+                    self.log.append(event)
+                else:
+                    self.log.append(private_event(event, [p], ["card"]))
             if not then:
                 break
             p, v, then = 1 - p, then, 0
@@ -1049,20 +1139,21 @@ class CardiaState(State):
             return
         self.fortune = None
         enc = _ENCOUNTER.copy()
-        enc["id"] = self.next_id
-        self.next_id += 1
+        enc["id"] = n = self.next_id
+        self.next_id = n + 1
         enc["cards"] = placed
         self.placed = [None, None]
         row = self.row
+        i = len(row)
         row.append(enc)
-        i = len(row) - 1
         if self.location == "foggy_swamp":
             if not i:  # nothing to reveal yet: only a Finish
                 self._resolve(_FINISH)
                 return
             i -= 1
             enc = row[i]
-        self.cur = enc["id"]
+            n = enc["id"]
+        self.cur = n
         self._resolve(_REVEAL, i, enc)
 
     # -- the encounter procedure (§3.2–3.7) ---------------------------------------------
@@ -1083,11 +1174,15 @@ class CardiaState(State):
         Finish), :data:`_END_CHECKS` (after Serpent Temple's wins)."""
         loc = self.location
         quiet = self.quiet
-        if start <= _EVALUATE:
-            if start:
+        two = self.deck == "II"
+        if start and two and start <= _FINISH:  # resumed (Deck II): where is it now?
+            row = self.row
+            i = len(row) - 1  # (most often the newest)
+            if i < 0 or row[i]["id"] != self.cur:
                 i = self._enc_index(self.cur)
-                enc = self.row[i]
-            assert enc is not None  # given by the caller, or found just above
+            enc = row[i] if i >= 0 else None
+        if start <= _EVALUATE:
+            assert enc is not None  # given by the caller (only Deck II resumes evaluation)
             cards = enc["cards"]
             c0, c1 = cards
             if not start:  # §3.2 reveal, §3.3 reveal checks, §3.4 after-reveal effects
@@ -1100,7 +1195,7 @@ class CardiaState(State):
                     self._reveal_rules(i, cards)
                     if self.ending is not None:
                         return
-                if self.deck == "II" and (c0["lib"] or c1["lib"] or c0["bm"] or c1["bm"]):
+                if two and (c0["lib"] or c1["lib"] or c0["bm"] or c1["bm"]):
                     self._after_reveal(cards)
                     self.tasks.insert(0, _RESUME[_EVALUATE])
                     return
@@ -1116,22 +1211,22 @@ class CardiaState(State):
                     return
             w = enc["win"]
             if w is not None:  # a tie activates nothing
-                v = cards[1 - w]["v"]
-                self._activate(v, [1 - w, v], None, i)
+                q = 1 - w
+                v = cards[q]["v"]
+                self._activate(v, [q, v], None, i)
                 if self.tasks or self.choice is not None or self.ending is not None:
                     if self.ending is None:
                         self.tasks.insert(0, _RESUME[_FINISH])
                     return
             start = _FINISH
         if start == _FINISH:  # §3.7 (a) Engineer, (b) Mechanical Djinn, (c) locations
-            if self.deck == "II":
-                row = self.row
-                if enc is None or i >= len(row) or row[i] is not enc:  # where is it now?
-                    i = self._enc_index(self.cur)
-                    enc = row[i] if i >= 0 else None
-                if enc is not None:
+            if two:
+                if enc is not None:  # (its cards; [None, None] once it has left the row)
                     c0, c1 = enc["cards"]
                     if (c0 is not None and c0["eng"]) or (c1 is not None and c1["eng"]):
+                        row = self.row
+                        if i >= len(row) or row[i] is not enc:  # it moved: where is it now?
+                            i = self._enc_index(self.cur)
                         self._engineer(i)
                 djinn = self._watch  # (Deck II: the active Mechanical Djinns)
                 if djinn is None:
@@ -1150,11 +1245,55 @@ class CardiaState(State):
                 self._founders_check()
                 if self.ending is not None:
                     return
-        # §3.7 (d) round-end checks, (e) draws, Scrapyard
-        self._end_checks()
-        if self.ending is not None:
+        # §3.7 (d) the round-end checks: §6.2 signets, 5 or more and more than the
+        # opponent win (from the tally, :meth:`_count`); §6.3 a player out of cards loses
+        # (instant wins already ended the round). The one round-end check.
+        tot = self._tot
+        t0, t1 = tot if tot is not None else self._count()[0]
+        hands, decks = self.hands, self.decks
+        if t0 >= SIGNETS_TO_WIN and t0 > t1:
+            self._end_round(0, "signets")
             return
-        self._finish_draws()
+        if t1 >= SIGNETS_TO_WIN and t1 > t0:
+            self._end_round(1, "signets")
+            return
+        d0, d1 = decks
+        if not ((hands[0] or d0) and (hands[1] or d1)):
+            self._round_end_by_cards()
+            if self.ending is not None:
+                return
+        # (e) the Finish draws: each player draws 1 if their deck has cards (Grand
+        # Library, Scrapyard: 2; Bazaar: 4 instead, only to a hand of at most 1 card),
+        # then Elemental's owner draws its extra cards; Scrapyard's cards under the decks
+        # follow. The one Finish draw.
+        if loc not in _DRAW_RULES:  # one card each: the hot spot of every playout
+            if d0:
+                v = d0.pop()
+                insort(hands[0], v)
+                if not quiet:
+                    self._drew(0, [v], "finish")
+            if d1:
+                v = d1.pop()
+                insort(hands[1], v)
+                if not quiet:
+                    self._drew(1, [v], "finish")
+        elif loc == "bazaar":
+            for p in SEATS:
+                if len(hands[p]) <= 1 and decks[p]:
+                    if not quiet:
+                        self.log.append({"t": "location", "loc": "bazaar", "p": p})
+                    self._draw(p, 4, "bazaar")
+        else:  # Grand Library, Scrapyard
+            if d0:
+                self._draw(0, 2, "finish")
+            if d1:
+                self._draw(1, 2, "finish")
+        extra = self.elemental_draw
+        if extra[0] or extra[1]:
+            for p in SEATS:
+                if extra[p]:
+                    self._draw(p, extra[p], "elemental")
+                    extra[p] = 0
         if loc == "scrapyard":
             self._push({"k": "under", "p": 0}, {"k": "under", "p": 1})
 
@@ -1173,7 +1312,7 @@ class CardiaState(State):
                         self.log.append({"t": "location", "loc": "auction_house", "p": p})
                     self._discard_deck_top(p, 1, "auction_house")
         elif self.location == "haunted_catacombs":
-            losers = [p for p in SEATS if colour_of(cards[p]["v"]) == colour_of(prev[p]["v"])]
+            losers = [p for p in SEATS if _COLOUR[cards[p]["v"]] == _COLOUR[prev[p]["v"]]]
             for p in losers:
                 if not self.quiet:
                     self.log.append({"t": "location", "loc": "haunted_catacombs", "p": p})
@@ -1204,7 +1343,7 @@ class CardiaState(State):
 
     def _t_blackmail(self, task: dict[str, Any]) -> None:
         p = task["p"]
-        hit = colour_of(task["v"]) != task["colour"]
+        hit = _COLOUR[task["v"]] != task["colour"]
         if not self.quiet:
             self.log.append({"t": "blackmail", "p": p, "colour": task["colour"], "hit": hit})
         if hit:
@@ -1223,7 +1362,7 @@ class CardiaState(State):
             self._discard_hand(p, list(hand), why)
             return
         self._ask({"kind": "discard", "seat": p, "ability": why, "card": None,
-                   "at": None, "count": n, "why": why}, [_X[v] for v in hand])
+                   "at": None, "count": n, "why": why}, list(map(_X.__getitem__, hand)))
 
     def _t_draw(self, task: dict[str, Any]) -> None:
         self._draw(task["p"], task["n"], task["why"])
@@ -1321,8 +1460,10 @@ class CardiaState(State):
         c1["sig"] = s1
         tot = self._tot
         if tot is not None:
-            tot[0] += s0 - b0
-            tot[1] += s1 - b1
+            if s0 != b0:
+                tot[0] += s0 - b0
+            if s1 != b1:
+                tot[1] += s1 - b1
         if self.location == "serpent_temple" and enc["id"] != self.cur:
             if s0 and not b0:
                 self.serpent[0] += 1
@@ -1429,7 +1570,8 @@ class CardiaState(State):
         if i < 0:
             return False
         row = self.row
-        tokens, size = any(c is not None and c["on"] for c in row[i]["cards"]), len(row)
+        c0, c1 = row[i]["cards"]
+        tokens, size = (c0 is not None and c0["on"]) or (c1 is not None and c1["on"]), len(row)
         self._remove(i, o, "discard", "hired_blade")
         if row[i]["cards"][1 - o] is not None:
             self._remove(i, 1 - o, "discard", "hired_blade")
@@ -1441,8 +1583,14 @@ class CardiaState(State):
         return None
 
     def _ab_void_mage(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
-        opts = [_CODE[n][p] for n, enc in enumerate(self.row) if enc["revealed"]
-                for p, c in enumerate(enc["cards"]) if c["mod"] or c["on"]]
+        opts = []  # the revealed cards with something to remove
+        for n, enc in enumerate(self.row):
+            if enc["revealed"]:
+                c0, c1 = enc["cards"]
+                if c0["mod"] or c0["on"]:
+                    opts.append(_CODE[n][0])
+                if c1["mod"] or c1["on"]:
+                    opts.append(_CODE[n][1])
         if not opts:
             return False
         self._ask(self._asking(o, src, i, ab, "void_target"), opts)
@@ -1526,7 +1674,7 @@ class CardiaState(State):
         return None
 
     def _ab_inventor(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
-        opts = [code for n, enc in enumerate(self.row) if enc["revealed"] for code in _CODE[n]]
+        opts = self._revealed_codes()
         if len(opts) < 2:
             return False
         self._ask(self._asking(o, src, i, ab, "inventor_plus"), opts)
@@ -1546,16 +1694,21 @@ class CardiaState(State):
         return None
 
     def _ab_kinesis_mage(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
-        own = [n for n, enc in enumerate(self.row) if enc["revealed"]]
-        row = self.row
-        opts = [_CODE[n][o] for n in own if (c := row[n]["cards"][o])["mod"] or c["on"]]
-        if len(own) < 2 or not opts:
+        own = 0  # its owner's played cards, and those with something to move
+        opts = []
+        for n, enc in enumerate(self.row):
+            if enc["revealed"]:
+                own += 1
+                c = enc["cards"][o]
+                if c["mod"] or c["on"]:
+                    opts.append(_CODE[n][o])
+        if own < 2 or not opts:
             return False
         self._ask(self._asking(o, src, i, ab, "kinesis_from"), opts)
         return None
 
     def _ab_envoy(self, o: int, src: list[int], i: int, ab: int) -> bool | None:
-        opts = [code for n, enc in enumerate(self.row) if enc["revealed"] for code in _CODE[n]]
+        opts = self._revealed_codes()
         opts.append("n")
         self._ask(self._asking(o, src, i, ab, "envoy_target"), opts)
         return None
@@ -1677,7 +1830,7 @@ class CardiaState(State):
         target = self._target(action)
         i, p = _AT[action]
         self._modify_at(i, p, 3, "inventor")
-        opts = [code for n, enc in enumerate(self.row) if enc["revealed"] for code in _CODE[n]]
+        opts = self._revealed_codes()
         opts.remove(action)
         self._ask({**_ctx(c), "kind": "inventor_minus", "plus": target}, opts)
 
@@ -1713,8 +1866,7 @@ class CardiaState(State):
             self._modify_at(i, p, -3, "envoy")
 
     def _an_kinesis_from(self, c: dict[str, Any], action: str) -> None:
-        o = c["seat"]
-        opts = [_CODE[n][o] for n, enc in enumerate(self.row) if enc["revealed"]]
+        opts = self._revealed_codes(c["seat"])
         opts.remove(action)
         self._ask({**_ctx(c), "kind": "kinesis_to", "from": self._target(action)}, opts)
 
@@ -1752,22 +1904,22 @@ class CardiaState(State):
         if not self.quiet:
             self.log.append({"t": "colour", "p": o, "colour": colour, "ability": name})
         if name == "palace_guard":
-            opts = [_X[v] for v in self.hands[q] if COLOURS[(v - 1) % 4] == colour] + ["pass"]
+            opts = [_X[v] for v in self.hands[q] if _COLOUR[v] == colour] + ["pass"]
             self._ask({**_ctx(c), "kind": "palace_guard_discard", "seat": q, "colour": colour},
                       opts)
         elif name == "ambusher":
-            self._discard_hand(q, [v for v in self.hands[q] if colour_of(v) == colour],
+            self._discard_hand(q, [v for v in self.hands[q] if _COLOUR[v] == colour],
                                "ambusher")
         elif name == "blackmailer":
             self.blackmail[q] = [*self.blackmail[q], colour]  # (never changed in place)
             if not self.quiet:
                 self.log.append({"t": "pending", "p": o, "effect": "blackmail", "value": colour})
         else:  # witch_king
-            self._discard_hand(q, [v for v in self.hands[q] if colour_of(v) == colour],
+            self._discard_hand(q, [v for v in self.hands[q] if _COLOUR[v] == colour],
                                "witch_king")
             deck = self.decks[q]
-            gone = [v for v in deck if colour_of(v) == colour]
-            self.decks[q] = [v for v in deck if colour_of(v) != colour]
+            gone = [v for v in deck if _COLOUR[v] == colour]
+            self.decks[q] = [v for v in deck if _COLOUR[v] != colour]
             self.discards[q].extend(gone)
             if not self.quiet:
                 self.log.append({"t": "discard", "p": q, "cards": gone, "from": "deck",
@@ -1840,21 +1992,6 @@ class CardiaState(State):
         self._draw(p, 1, "serpent_temple")
         self._push({"k": "discard", "p": 1 - p, "n": 1, "why": "serpent_temple"})
 
-    def _end_checks(self) -> None:
-        """(d) §6.2 signets: 5 or more and more than the opponent win; §6.3 a player out of
-        cards loses (instant wins already ended the round). The one round-end check; the
-        signets from the tally (:meth:`_count`)."""
-        tot = self._tot
-        t0, t1 = tot if tot is not None else self._count()[0]
-        if t0 >= SIGNETS_TO_WIN and t0 > t1:
-            self._end_round(0, "signets")
-        elif t1 >= SIGNETS_TO_WIN and t1 > t0:
-            self._end_round(1, "signets")
-        else:
-            hands, decks = self.hands, self.decks
-            if not ((hands[0] or decks[0]) and (hands[1] or decks[1])):
-                self._round_end_by_cards()
-
     def _round_end_by_cards(self) -> None:
         """§6.3: a player with no card in hand or deck loses; both: more signets win."""
         out = [not self.hands[p] and not self.decks[p] for p in SEATS]
@@ -1863,43 +2000,6 @@ class CardiaState(State):
             self._end_round(0 if t[0] > t[1] else 1 if t[1] > t[0] else None, "no_cards")
         elif out[0] or out[1]:
             self._end_round(1 if out[0] else 0, "no_cards")
-
-    def _finish_draws(self) -> None:
-        """(e) Each player draws 1 if their deck has cards (Grand Library, Scrapyard: 2;
-        Bazaar: 4 instead, only to a hand of at most 1 card), then Elemental's owner draws
-        its extra cards. The one Finish draw."""
-        loc = self.location
-        decks, hands = self.decks, self.hands
-        if loc not in _DRAW_RULES:  # one card each: the hot spot of every playout
-            deck = decks[0]
-            if deck:
-                v = deck.pop()
-                insort(hands[0], v)
-                if not self.quiet:
-                    self._drew(0, [v], "finish")
-            deck = decks[1]
-            if deck:
-                v = deck.pop()
-                insort(hands[1], v)
-                if not self.quiet:
-                    self._drew(1, [v], "finish")
-        elif loc == "bazaar":
-            for p in SEATS:
-                if len(hands[p]) <= 1 and decks[p]:
-                    if not self.quiet:
-                        self.log.append({"t": "location", "loc": "bazaar", "p": p})
-                    self._draw(p, 4, "bazaar")
-        else:  # Grand Library, Scrapyard
-            if decks[0]:
-                self._draw(0, 2, "finish")
-            if decks[1]:
-                self._draw(1, 2, "finish")
-        extra = self.elemental_draw
-        if extra[0] or extra[1]:
-            for p in SEATS:
-                if extra[p]:
-                    self._draw(p, extra[p], "elemental")
-                    extra[p] = 0
 
     def _t_under(self, task: dict[str, Any]) -> None:
         """Scrapyard, after the draws: seat ``p`` puts a hand card under its deck."""
@@ -1932,10 +2032,12 @@ assert _TREASURER == _COUNSELOR and _JUDGE == _ARISTOCRAT and ONGOING == {
 _DEALS: dict[tuple[int, int], tuple[Any, ...]] = {}
 #: Locations with a rule at the reveal (:meth:`CardiaState._reveal_rules`).
 _REVEAL_RULES = frozenset({"auction_house", "haunted_catacombs"})
-#: Locations with a Finish draw of their own (:meth:`CardiaState._finish_draws`).
+#: Locations with a Finish draw of their own (:meth:`CardiaState._resolve`, step (e)).
 _DRAW_RULES = frozenset({"bazaar", "grand_library", "scrapyard"})
 #: Row card codes by row index and seat ("3a": encounter 3, seat a).
 _CODE = tuple((f"{n + 1}a", f"{n + 1}b") for n in range(32))
+#: The codes of the first k encounters' cards, by k (:meth:`CardiaState._revealed_codes`).
+_ROW_CODES = tuple(tuple(c for pair in _CODE[:k] for c in pair) for k in range(33))
 #: Discard actions by card value ("x7").
 _X = tuple(f"x{v}" for v in range(17))
 #: Card values by discard action ("x7" -> 7).
@@ -2280,3 +2382,876 @@ class _Determinizer:
         if kind == "kinesis_to":
             return [code(t) for t in own if t != c["from"]]
         raise ValueError(f"unknown choice {kind!r}")  # pragma: no cover
+
+
+# -- positions by hand (CardiaGame.from_position) -----------------------------------------
+#: Per choice kind, the abilities (or locations) that ask it.
+_CHOICE_ABILITIES: dict[str, tuple[str, ...]] = {
+    "librarian": ("librarian",),
+    "colour": ("palace_guard", "ambusher", "blackmailer", "witch_king"),
+    "palace_guard_discard": ("palace_guard",),
+    "void_target": ("void_mage",), "void_kind": ("void_mage",),
+    "inventor_plus": ("inventor",), "inventor_minus": ("inventor",),
+    "swamp_target": ("swamp_guardian",), "magistra_target": ("magistra",),
+    "prodigy_target": ("prodigy",), "illusionist_target": ("illusionist",),
+    "envoy_target": ("envoy",),
+    "kinesis_from": ("kinesis_mage",), "kinesis_to": ("kinesis_mage",),
+    "elemental_card": ("elemental",), "successor_keep": ("successor",),
+    "discard": ("revolutionary", "blackmailer", "serpent_temple"),
+    "scrapyard_under": ("scrapyard",),
+}
+#: The fields a choice of each kind has besides kind, seat, ability, card and at: a row
+#: card ([n, seat] in a view), or plain data.
+_CHOICE_REFS = {"librarian": "target", "void_kind": "target", "inventor_minus": "plus",
+                "kinesis_to": "from"}
+_CHOICE_DATA = {"palace_guard_discard": ("colour",), "discard": ("count", "why"),
+                "successor_keep": ("count",)}
+#: Where in an encounter's procedure (CardiaState._resolve) a choice is open: at its
+#: reveal (after-reveal effects), in the loser's ability, Serpent Temple's wins, Scrapyard.
+_AT_REVEAL, _LOSER, _SERPENT, _SCRAPYARD = range(4)
+_SEAT_NAME = ("seat a", "seat b")
+
+
+def _whole(x: Any, what: str, low: int | None = None, high: int | None = None) -> int:
+    """``x`` if it is a whole number within ``low``..``high``, else a ValueError."""
+    if (not isinstance(x, int) or isinstance(x, bool) or (low is not None and x < low)
+            or (high is not None and x > high)):
+        span = ("" if low is None else f" from {low}" if high is None
+                else f" from {low} to {high}")
+        raise ValueError(f"{what} must be a whole number{span}, not {x!r}")
+    return x
+
+
+def _two(x: Any, what: str) -> list[Any]:
+    if not isinstance(x, list | tuple) or len(x) != 2:
+        raise ValueError(f"{what} must be two entries [seat a's, seat b's], not {x!r}")
+    return list(x)
+
+
+def _seat_of(x: Any, what: str) -> int:
+    if x not in SEATS or isinstance(x, bool):
+        raise ValueError(f"{what} must be a seat, 0 (a) or 1 (b), not {x!r}")
+    return int(x)
+
+
+def _card_value(x: Any, what: str) -> int:
+    if not isinstance(x, int) or isinstance(x, bool) or not 1 <= x <= 16:
+        raise ValueError(f"{what}: {x!r} is not a Cardia card (a value from 1 to 16)")
+    return x
+
+
+def _card_values(x: Any, what: str) -> list[int]:
+    if not isinstance(x, list | tuple):
+        raise ValueError(f"{what} must be a list of card values, not {x!r}")
+    return [_card_value(v, what) for v in x]
+
+
+def _colour_list(x: Any, what: str) -> list[str]:
+    if not isinstance(x, list | tuple) or not all(
+            isinstance(c, str) and len(c) == 1 and c in COLOURS for c in x):
+        raise ValueError(f"{what} must be a list of colours (G, Y, R, B), not {x!r}")
+    return list(x)
+
+
+def _plain(x: Any) -> Any:
+    """JSON-like data with tuples as lists (what a view holds), for comparing."""
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_plain(v) for v in x]
+    return x
+
+
+class _Position:
+    """Builds :meth:`CardiaGame.from_position`'s state (one use)."""
+
+    def __init__(self, game: CardiaGame, position: Any, options: Any) -> None:
+        if not isinstance(position, dict):
+            raise ValueError("a position must be an object (dict)")
+        if options is not None and not isinstance(options, dict):
+            raise ValueError("options must be an object (dict)")
+        self.game, self.pos, self.given_options = game, position, options
+
+    def state(self) -> CardiaState:
+        pos = self.pos
+        if pos.get("game", "cardia") != "cardia":
+            raise ValueError(f"this position is for game {pos['game']!r}, not 'cardia'")
+        opts = self._options()
+        seed = _whole(pos.get("seed", 0), "seed")
+        s = self.s = object.__new__(CardiaState)
+        State.__init__(s, self.game, seed, 2, opts)
+        s.rng = Rng(seed)
+        s.deck = opts["deck"]
+        location = pos.get("location")
+        if location is None:
+            location = opts["location"]
+            if location == "random":  # drawn as a new game draws it
+                location = LOCATIONS[s.rng.randbelow(len(LOCATIONS))]
+        s.location = location
+        s.abilities, s.ongoing = list(ABILITIES[s.deck]), list(ONGOING[s.deck])
+        s._tot = s._watch = None
+        s.serpent = [0, 0]
+        s.ending = None
+        s.tasks = []
+        s.choice = None
+        s.cur = None
+        s.hands, s.decks = [[], []], [[], []]
+        self._rounds()
+        self._pending()
+        self._cards()
+        self._waiting()
+        self._choice()
+        self._procedure()
+        self._evaluate()
+        self._deal_and_ask()
+        self._schedule()
+        self._layout()
+        self._derived()
+        return self._settle()
+
+    # -- options, rounds --------------------------------------------------------------
+    def _options(self) -> dict[str, Any]:
+        pos, given, game = self.pos, self.given_options, self.game
+        own = pos.get("options")
+        if own is not None and not isinstance(own, dict):
+            raise ValueError("the position's options must be an object (dict)")
+        if given is not None and own is not None and (
+                game.resolve_options(own) != game.resolve_options(given)):
+            raise ValueError(f"the position's options {own!r} are not the options given, "
+                             f"{given!r}")
+        raw = dict(given if given is not None else own or {})
+        deck = pos.get("deck")
+        if deck is not None:
+            if "deck" in raw and raw["deck"] != deck:
+                raise ValueError(f"the position's deck {deck!r} is not the options' "
+                                 f"{raw['deck']!r}")
+            raw["deck"] = deck
+        loc = pos.get("location")
+        if loc is not None:
+            if loc not in ("none", *LOCATIONS):
+                raise ValueError(f"location {loc!r} is not one of none, {', '.join(LOCATIONS)}")
+            chosen = raw.get("location")
+            if chosen == "random":
+                if loc == "none":
+                    raise ValueError("the options draw a random location: the position's "
+                                     "location cannot be 'none'")
+            elif chosen is not None and chosen != loc:
+                raise ValueError(f"the position's location {loc!r} is not the options' "
+                                 f"{chosen!r}")
+            else:
+                raw["location"] = loc
+        return game.resolve_options(raw)
+
+    def _rounds(self) -> None:
+        pos, s = self.pos, self.s
+        results: Any = pos.get("results")
+        wins = pos.get("wins")
+        if results is not None:
+            if not isinstance(results, list | tuple) or any(
+                    r not in (None, 0, 1) or isinstance(r, bool) for r in results):
+                raise ValueError("results must list each finished round's winner: 0, 1 or "
+                                 f"None (no winner), not {results!r}")
+            results = list(results)
+            counted = [results.count(0), results.count(1)]
+            if wins is not None and _two(wins, "wins") != counted:
+                raise ValueError(f"wins {wins!r} are not the rounds won in results "
+                                 f"{results!r} ({counted})")
+            wins = counted
+        else:
+            wins = ([_whole(w, "wins", 0, ROUNDS_TO_WIN) for w in _two(wins, "wins")]
+                    if wins is not None else [0, 0])
+            results = [0] * wins[0] + [1] * wins[1]
+        over = max(wins) >= ROUNDS_TO_WIN
+        if over:
+            winner = 0 if wins[0] >= ROUNDS_TO_WIN else 1
+            if max(wins) > ROUNDS_TO_WIN or min(wins) >= ROUNDS_TO_WIN or (
+                    results[-1] != winner):
+                raise ValueError(f"wins {wins}, results {results}: the match ends with the "
+                                 f"round that gives a seat its {ROUNDS_TO_WIN}nd win")
+        rnd = pos.get("round")
+        expected = len(results) + (0 if over else 1)
+        if rnd is None:
+            rnd = expected
+        elif _whole(rnd, "round", 1) != expected:
+            raise ValueError(f"round {rnd} does not follow from the {len(results)} finished "
+                             f"round(s) in results ({'the match is over: ' if over else ''}"
+                             f"round {expected})")
+        s.round, s.wins, s.results = rnd, wins, results
+        s.phase = "over" if over else "place"
+        s.winner = (0 if wins[0] >= ROUNDS_TO_WIN else 1) if over else None
+        self.over = over
+
+    # -- what is pending ----------------------------------------------------------------
+    def _pending(self) -> None:
+        s = self.s
+        pend = self.pos.get("pending") or {}
+        if not isinstance(pend, dict):
+            raise ValueError("pending must be an object (dict), as in a view")
+        self.pend = pend
+
+        def counts(key: str) -> list[int]:
+            return [_whole(n, f"pending {key}", 0) for n in _two(pend.get(key, [0, 0]),
+                                                                  f"pending {key}")]
+        s.next_mod = [_whole(n, "pending next_modifier") for n in
+                      _two(pend.get("next_modifier", [0, 0]), "pending next_modifier")]
+        fortune = pend.get("fortune_teller")
+        s.fortune = None if fortune is None else _seat_of(fortune, "pending fortune_teller")
+        s.librarian, s.engineer = counts("librarian"), counts("engineer")
+        s.elemental_draw = counts("elemental_draw")
+        s.blackmail = [_colour_list(b, "pending blackmail")
+                       for b in _two(pend.get("blackmail", [[], []]), "pending blackmail")]
+        if s.deck == "I":
+            for key, name in (("librarian", "Librarian"), ("engineer", "Engineer"),
+                              ("blackmail", "Blackmailer"), ("elemental_draw", "Elemental")):
+                if any(getattr(s, key)):
+                    raise ValueError(f"pending {key}: the {name} is a Deck II card, and this "
+                                     "is Deck I")
+        else:
+            if s.fortune is not None:
+                raise ValueError("pending fortune_teller: the Fortune Teller is a Deck I card, "
+                                 "and this is Deck II")
+            if any(m > 0 or m % 3 for m in s.next_mod):
+                raise ValueError(f"pending next_modifier {s.next_mod}: in Deck II only the "
+                                 "Envoy makes one, -3 each")
+
+    # -- the cards ----------------------------------------------------------------------
+    def _cards(self) -> None:
+        pos, s = self.pos, self.s
+        row = pos.get("row", [])
+        if not isinstance(row, list | tuple):
+            raise ValueError("row must be a list of encounters")
+        if len(row) > 16:
+            raise ValueError(f"the row holds {len(row)} encounters: each seat has only 16 "
+                             "cards")
+        foggy = s.location == "foggy_swamp"
+        self.down: list[list[dict[str, Any]]] = [[], []]  # cards whose value is dealt
+        self.given: list[tuple[list[Any], Any, Any]] = []  # (signets, winner, evaluated)
+        s.row = []
+        for i, entry in enumerate(row):
+            where = f"encounter {i + 1}"
+            extra: dict[str, Any] = {}
+            if isinstance(entry, dict):
+                extra, cards = entry, entry.get("cards")
+                if extra.get("n", i + 1) != i + 1:
+                    raise ValueError(f"{where} is numbered {extra['n']!r}: encounters are "
+                                     "numbered 1, 2… left to right")
+            else:
+                cards = entry
+            cards = _two(cards, f"{where}'s cards")
+            revealed = extra.get("revealed")
+            if revealed is None:
+                revealed = not (foggy and i == len(row) - 1)
+            elif not isinstance(revealed, bool):
+                raise ValueError(f"{where}: revealed must be true or false")
+            made, sigs = [], []
+            for p, c in enumerate(cards):
+                card, sig = self._row_card(c, f"{where}, {_SEAT_NAME[p]}'s card", revealed, p)
+                made.append(card)
+                sigs.append(sig)
+            if not revealed and made[0]["up"] and made[1]["up"]:
+                raise ValueError(f"{where} is not revealed yet: only a Fortune Teller's victim "
+                                 "places face up, so one of its cards at most is face up")
+            evaluated = extra.get("evaluated")
+            if evaluated is not None and not isinstance(evaluated, bool):
+                raise ValueError(f"{where}: evaluated must be true or false")
+            s.row.append({"id": i + 1, "cards": made, "revealed": revealed, "evald": False,
+                          "win": None})
+            self.given.append((sigs, extra.get("winner", "?"), evaluated))
+        s.next_id = len(s.row) + 1
+        # the encounter being placed
+        s.placed = [None, None]
+        self.attached = [False, False]
+        for p, slot in enumerate(_two(pos.get("placing", [None, None]), "placing")):
+            what = f"{_SEAT_NAME[p]}'s placed card"
+            if slot is None or slot is False:
+                continue
+            info: dict[str, Any] = slot if isinstance(slot, dict) else {"value": slot}
+            if not info.get("placed", True):
+                if info.get("value") is not None:
+                    raise ValueError(f"{what}: a slot not placed has no value")
+                continue
+            value = info.get("value")
+            if value is not None:
+                _card_value(value, what)
+            up = info.get("face_up")
+            if up is None:
+                up = s.fortune == p and value is not None
+            if not isinstance(up, bool):
+                raise ValueError(f"{what}: face_up must be true or false")
+            if up and value is None:
+                raise ValueError(f"{what} is face up: give its value")
+            card = _new_card(value or 0, up)
+            card["mod"] = _whole(info.get("modifiers", 0), f"{what}'s modifiers")
+            card["lib"] = _whole(info.get("librarian", 0), f"{what}'s librarian", 0)
+            card["eng"] = _whole(info.get("engineer", 0), f"{what}'s engineer", 0)
+            card["bm"] = _colour_list(info.get("blackmail", []), f"{what}'s blackmail")
+            self.attached[p] = bool(card["lib"] or card["eng"] or card["bm"])
+            if value is None:
+                self.down[p].append(card)
+            s.placed[p] = card
+        # hands, decks, discards
+        you, hand = pos.get("you"), pos.get("hand")
+        hands: list[list[int] | None] = [None, None]
+        if pos.get("hands") is not None:
+            for p, h in enumerate(_two(pos["hands"], "hands")):
+                if h is not None:
+                    hands[p] = _card_values(h, f"{_SEAT_NAME[p]}'s hand")
+        if you is not None:
+            you = _seat_of(you, "you")
+            if hand is not None:
+                mine = _card_values(hand, "hand")
+                if hands[you] is not None and sorted(hands[you] or []) != sorted(mine):
+                    raise ValueError(f"hand {hand!r} (seat you={you}'s) is not hands[{you}] "
+                                     f"{hands[you]!r}")
+                hands[you] = mine
+        elif hand:
+            raise ValueError("hand is one seat's own hand: give you (0 or 1) with it, or "
+                             "give both hands as hands")
+        sizes = pos.get("hand_sizes")
+        hand_sizes = None if sizes is None else [
+            _whole(n, "hand_sizes", 0, 16) for n in _two(sizes, "hand_sizes")]
+        sizes = pos.get("deck_sizes")
+        deck_sizes = None if sizes is None else [
+            _whole(n, "deck_sizes", 0, 16) for n in _two(sizes, "deck_sizes")]
+        decks: list[list[int] | None] = [None, None]
+        if pos.get("decks") is not None:
+            for p, d in enumerate(_two(pos["decks"], "decks")):
+                if d is not None:
+                    decks[p] = _card_values(d, f"{_SEAT_NAME[p]}'s deck")
+        s.discards = [_card_values(d, f"{_SEAT_NAME[p]}'s discards")
+                      for p, d in enumerate(_two(pos.get("discards", [[], []]), "discards"))]
+        self.hands, self.decks = hands, decks
+        self.pool: list[list[int]] = [[], []]
+        self.n_hand = [0, 0]
+        for p in SEATS:
+            name = _SEAT_NAME[p]
+            if hands[p] is None and hand_sizes is None:
+                raise ValueError(f"{name}'s hand is not given: give hands (or hand_sizes, to "
+                                 "deal it at random)")
+            if hands[p] is not None and hand_sizes is not None and (
+                    len(hands[p] or []) != hand_sizes[p]):
+                raise ValueError(f"{name}'s hand holds {len(hands[p] or [])} cards, not "
+                                 f"hand_sizes {hand_sizes[p]}")
+            if decks[p] is not None and deck_sizes is not None and (
+                    len(decks[p] or []) != deck_sizes[p]):
+                raise ValueError(f"{name}'s deck holds {len(decks[p] or [])} cards, not "
+                                 f"deck_sizes {deck_sizes[p]}")
+            places = [(v, "the discards") for v in s.discards[p]]
+            places += [(enc["cards"][p]["v"], f"encounter {i + 1}")
+                       for i, enc in enumerate(s.row) if enc["cards"][p]["v"]]
+            slot = s.placed[p]
+            if slot is not None and slot["v"]:
+                places.append((slot["v"], "the placed card"))
+            places += [(v, "the hand") for v in hands[p] or []]
+            places += [(v, "the deck") for v in decks[p] or []]
+            seen: dict[int, str] = {}
+            for v, where in places:
+                if v in seen:
+                    raise ValueError(f"{name}'s card {v} ({CARD_NAMES[s.deck][v]['en']}) is "
+                                     f"in two places: {seen[v]} and {where}")
+                seen[v] = where
+            pool = [v for v in range(1, 17) if v not in seen]
+            n_hand = hand_sizes[p] if hands[p] is None and hand_sizes is not None else 0
+            hidden = n_hand + len(self.down[p])
+            short = (f"{name}'s cards do not add up to 16: {len(seen)} given and {hidden} "
+                     f"hidden (hand, face-down cards) make {len(seen) + hidden}")
+            if decks[p] is not None:
+                if len(pool) != hidden:
+                    raise ValueError(short)
+            else:
+                n_deck = len(pool) - hidden
+                if n_deck < 0:
+                    raise ValueError(short)
+                if deck_sizes is not None and n_deck != deck_sizes[p]:
+                    raise ValueError(
+                        f"{name}'s deck holds the {n_deck} card(s) found nowhere else, not "
+                        f"deck_sizes {deck_sizes[p]}")
+            self.pool[p], self.n_hand[p] = pool, n_hand
+
+    def _row_card(self, c: Any, what: str, revealed: bool,
+                  p: int) -> tuple[dict[str, Any], Any]:
+        if isinstance(c, dict):
+            value, mod, on = c.get("value"), c.get("modifiers", 0), c.get("ongoing", False)
+            sig, up, infl = c.get("signets"), c.get("face_up"), c.get("influence")
+        else:
+            value, mod, on, sig, up, infl = c, 0, False, None, None, None
+        if value is not None:
+            _card_value(value, what)
+        elif revealed:
+            raise ValueError(f"{what} is in a revealed encounter: give its value")
+        _whole(mod, f"{what}'s modifiers")
+        if not isinstance(on, bool):
+            raise ValueError(f"{what}: ongoing must be true or false")
+        if sig is not None:
+            _whole(sig, f"{what}'s signets", 0)
+        if up is None:
+            up = revealed
+        if not isinstance(up, bool):
+            raise ValueError(f"{what}: face_up must be true or false")
+        if revealed and not up:
+            raise ValueError(f"{what} is face down in a revealed encounter")
+        if up and value is None:
+            raise ValueError(f"{what} is face up: give its value")
+        if on and not revealed:
+            raise ValueError(f"{what} carries an ongoing token but is not revealed yet")
+        if infl is not None and value is not None and infl != value + mod:
+            raise ValueError(f"{what}: influence {infl!r} is not its value {value} plus its "
+                             f"modifiers {mod}")
+        card = _new_card(value or 0, up)
+        card["mod"], card["on"] = mod, on
+        if value is None:
+            self.down[p].append(card)
+        return card, sig
+
+    def _waiting(self) -> None:
+        """pending["waiting"]: "next card" effects already on a row card."""
+        s = self.s
+        waiting = self.pend.get("waiting", [])
+        if not isinstance(waiting, list | tuple):
+            raise ValueError("pending waiting must be a list of {n, seat, librarian, engineer, "
+                             "blackmail}")
+        self.waits: list[tuple[int, int]] = []
+        seen = set()
+        for w in waiting:
+            if not isinstance(w, dict):
+                raise ValueError(f"pending waiting entry {w!r} is not {{n, seat, librarian, "
+                                 "engineer, blackmail}")
+            n = _whole(w.get("n"), "pending waiting n", 1, max(len(s.row), 1))
+            if n > len(s.row):
+                raise ValueError(f"pending waiting: there is no encounter {n}")
+            p = _seat_of(w.get("seat"), "pending waiting seat")
+            if (n - 1, p) in seen:
+                raise ValueError(f"pending waiting lists encounter {n}, {_SEAT_NAME[p]}, "
+                                 "twice")
+            seen.add((n - 1, p))
+            card = s.row[n - 1]["cards"][p]
+            card["lib"] = _whole(w.get("librarian", 0), "pending waiting librarian", 0)
+            card["eng"] = _whole(w.get("engineer", 0), "pending waiting engineer", 0)
+            card["bm"] = _colour_list(w.get("blackmail", []), "pending waiting blackmail")
+            if s.deck == "I" and (card["lib"] or card["eng"] or card["bm"]):
+                raise ValueError("pending waiting: Librarian, Engineer and Blackmailer are "
+                                 "Deck II cards, and this is Deck I")
+            if card["lib"] or card["eng"] or card["bm"]:
+                self.waits.append((n - 1, p))
+
+    # -- the choice being made, the rest of the encounter ---------------------------------
+    def _ref(self, ref: Any, what: str, owner: int | None = None) -> list[int]:
+        """[seat, value] of the revealed row card a choice names as ``[n, seat]``."""
+        s = self.s
+        if not isinstance(ref, list | tuple) or len(ref) != 2:
+            raise ValueError(f"{what} must be a row card [n, seat], not {ref!r}")
+        n = _whole(ref[0], f"{what}'s encounter", 1)
+        p = _seat_of(ref[1], f"{what}'s seat")
+        if n > len(s.row) or not s.row[n - 1]["revealed"]:
+            raise ValueError(f"{what} {list(ref)}: there is no revealed encounter {n} (an "
+                             "ability only acts on revealed cards)")
+        if owner is not None and p != owner:
+            raise ValueError(f"{what} {list(ref)} must be a card of {_SEAT_NAME[owner]}")
+        return [p, s.row[n - 1]["cards"][p]["v"]]
+
+    def _choice(self) -> None:
+        s = self.s
+        vc = self.pos.get("choice")
+        self.stage: int | None = None
+        self.c: dict[str, Any] | None = None
+        if vc is None:
+            return
+        if self.over:
+            raise ValueError("the match is over: no choice can be open")
+        if not isinstance(vc, dict):
+            raise ValueError("choice must be None or an object, as in a view")
+        kind = vc.get("kind")
+        if not isinstance(kind, str) or kind not in _CHOICE_ABILITIES:
+            raise ValueError(f"unknown choice kind {kind!r} (known: "
+                             f"{', '.join(sorted(_CHOICE_ABILITIES))})")
+        fields = {"kind", "seat", "ability", "card", "at", "kept", _CHOICE_REFS.get(kind),
+                  *_CHOICE_DATA.get(kind, ())}
+        unknown = sorted(k for k in vc if k not in fields)
+        if unknown:
+            raise ValueError(f"the {kind} choice has no field(s) {', '.join(map(str, unknown))}")
+        seat = _seat_of(vc.get("seat"), "choice seat")
+        ability = vc.get("ability")
+        if kind == "discard":
+            why = vc.get("why", ability)
+            if ability is not None and why != ability:
+                raise ValueError(f"a discard choice's ability {ability!r} and why {why!r} "
+                                 "must be the same")
+            ability = why
+        allowed = _CHOICE_ABILITIES[kind]
+        if ability is None and len(allowed) == 1:
+            ability = allowed[0]
+        if ability not in allowed:
+            raise ValueError(f"the {kind} choice comes from {' or '.join(allowed)}, not "
+                             f"{ability!r}")
+        if ability in LOCATIONS:
+            if s.location != ability:
+                raise ValueError(f"the {ability} choice needs that location, and this one is "
+                                 f"{s.location!r}")
+            card = None
+        elif ability not in s.abilities:
+            raise ValueError(f"the {kind} choice comes from {ability}, which is not in Deck "
+                             f"{s.deck}")
+        else:
+            card = None if kind == "discard" else s.abilities.index(ability)
+        if vc.get("card", card) != card:
+            raise ValueError(f"the card of a choice {ability} asks is {card!r}, not "
+                             f"{vc['card']!r}")
+        c: dict[str, Any] = {"kind": kind, "seat": seat, "ability": ability, "card": card,
+                             "at": None}
+        owner = 1 - seat if kind in ("palace_guard_discard", "successor_keep") else seat
+        at = vc.get("at")
+        if at is not None:
+            if kind in ("librarian", "discard", "scrapyard_under"):
+                raise ValueError(f"the {kind} choice acts as no row card: its at is None")
+            c["at"] = self._ref(at, "choice at", owner)
+            if c["at"][1] not in (card, 14):
+                raise ValueError(f"choice at {list(at)} is the card the ability acts as: the "
+                                 f"{CARD_NAMES[s.deck][card or 0]['en']} itself, or a "
+                                 f"{CARD_NAMES[s.deck][14]['en']} copying it")
+        elif kind == "magistra_target":
+            raise ValueError("a magistra_target choice needs at: the Magistra's card [n, seat]")
+        ref = _CHOICE_REFS.get(kind)
+        if ref is not None:
+            if vc.get(ref) is None:
+                raise ValueError(f"the {kind} choice needs {ref}: a row card [n, seat]")
+            c[ref] = self._ref(vc[ref], f"choice {ref}",
+                               seat if kind in ("librarian", "kinesis_to") else None)
+        if kind == "palace_guard_discard":
+            colour = vc.get("colour")
+            if colour not in tuple(COLOURS):
+                raise ValueError(f"a palace_guard_discard choice needs the colour named (G, Y, "
+                                 f"R or B), not {colour!r}")
+            c["colour"] = colour
+        elif kind == "discard":
+            c["count"] = _whole(vc.get("count"), "a discard choice's count", 1)
+            c["why"] = ability
+        elif kind == "successor_keep":
+            c["count"] = _whole(vc.get("count"), "a successor_keep choice's count", 1, 2)
+        if kind == "librarian" or (kind == "discard" and ability == "blackmailer"):
+            self.stage = _AT_REVEAL
+        elif kind == "discard" and ability == "serpent_temple":
+            self.stage = _SERPENT
+        elif kind == "scrapyard_under":
+            self.stage = _SCRAPYARD
+        else:
+            self.stage = _LOSER
+        self.c = c
+
+    def _procedure(self) -> None:
+        s, stage = self.s, self.stage
+        proc = self.pos.get("procedure")
+        if proc is None:
+            proc = {}
+        if not isinstance(proc, dict):
+            raise ValueError("procedure must be an object: {encounter, librarian, blackmail, "
+                             "serpent}")
+        if proc and stage is None:
+            raise ValueError("procedure is what is left of the encounter being resolved: "
+                             "only with an open choice")
+        unknown = sorted(set(proc) - {"encounter", "librarian", "blackmail", "serpent"})
+        if unknown:
+            raise ValueError(f"procedure has no field(s) {', '.join(map(str, unknown))}")
+        revealed = [i for i, enc in enumerate(s.row) if enc["revealed"]]
+        last = revealed[-1] if revealed else None
+        n = proc.get("encounter", None if last is None else last + 1)
+        if n is not None:
+            n = _whole(n, "procedure encounter", 1)
+            if last is None or n != last + 1:
+                raise ValueError(f"procedure encounter {n}: the encounter being resolved is "
+                                 "the newest revealed one (or None: it left the row)")
+        self.cur_i = None if n is None else n - 1
+        lib = [_whole(k, "procedure librarian", 0)
+               for k in _two(proc.get("librarian", [0, 0]), "procedure librarian")]
+        bm = [_colour_list(b, "procedure blackmail")
+              for b in _two(proc.get("blackmail", [[], []]), "procedure blackmail")]
+        serpent = [_whole(k, "procedure serpent", 0)
+                   for k in _two(proc.get("serpent", [0, 0]), "procedure serpent")]
+        c = self.c
+        if stage == _AT_REVEAL:
+            assert c is not None
+            if self.cur_i is None:
+                raise ValueError("a Librarian or Blackmailer choice at a reveal needs that "
+                                 "encounter in the row (procedure encounter)")
+            cards = s.row[self.cur_i]["cards"]
+            if c["kind"] == "librarian":
+                if c["target"] != [c["seat"], cards[c["seat"]]["v"]]:
+                    raise ValueError("a librarian choice's target is the chooser's card in the "
+                                     "encounter being revealed "
+                                     f"([{self.cur_i + 1}, {c['seat']}])")
+                if c["seat"] == 1 and lib[0]:
+                    raise ValueError("procedure librarian: seat a's Librarian steps come "
+                                     "before seat b's, which is being chosen")
+            else:
+                if any(lib):
+                    raise ValueError("procedure librarian: Librarian steps come before "
+                                     "Blackmailer ones, which are being resolved")
+                if c["seat"] == 1 and bm[0]:
+                    raise ValueError("procedure blackmail: seat a's card is checked before "
+                                     "seat b's, which is being resolved")
+        elif any(lib) or bm[0] or bm[1]:
+            raise ValueError("procedure librarian / blackmail: only while a reveal's effects "
+                             "are being resolved (a Librarian or Blackmailer choice)")
+        if any(serpent):
+            if s.location != "serpent_temple" or stage not in (_LOSER, _SERPENT):
+                raise ValueError("procedure serpent: Serpent Temple wins wait only under that "
+                                 "location, until they are processed at the Finish")
+            if stage == _SERPENT and c is not None and c["seat"] == 0 and serpent[0]:
+                raise ValueError("procedure serpent: seat a's wins are processed before seat "
+                                 "b's, which is being processed")
+        if n is None and stage is not None and stage != _AT_REVEAL:
+            s.cur = s.next_id  # it left the row
+            s.next_id += 1
+        elif stage is not None and self.cur_i is not None:
+            s.cur = s.row[self.cur_i]["id"]
+        self.lib, self.bm, self.serpent = lib, bm, serpent
+
+    def _deal_and_ask(self) -> None:
+        """The hidden cards dealt (hands, face-down cards, decks not given), and the open
+        choice's options from the hands, as the engine would have asked it."""
+        s, c = self.s, self.c
+        for _attempt in range(200):
+            for p in SEATS:
+                pool = list(self.pool[p])
+                s.rng.shuffle(pool)
+                known = self.hands[p]
+                if known is None:
+                    hand = sorted(pool[:self.n_hand[p]])
+                    pool = pool[self.n_hand[p]:]
+                else:
+                    hand = sorted(known)
+                for card in self.down[p]:
+                    card["v"] = pool.pop()
+                s.hands[p] = hand
+                given = self.decks[p]
+                s.decks[p] = pool if given is None else list(given)
+            if c is None:
+                return
+            if self._ask(c):
+                return
+        assert c is not None
+        raise ValueError(f"no deal of the hidden cards gives {_SEAT_NAME[c['seat']]} an "
+                         f"option in this {c['kind']} choice")
+
+    def _ask(self, c: dict[str, Any]) -> bool:
+        """Put the choice on the state with its options; False if the hidden cards dealt
+        give it none (then they are dealt again), ValueError if it is not a choice the
+        engine asks."""
+        s = self.s
+        kind, seat = c["kind"], c["seat"]
+        hand = s.hands[seat]
+        dealt = self.hands[seat] is None
+        if kind == "successor_keep":
+            need = 2 - c["count"]
+            kept = self.pos["choice"].get("kept")
+            if kept is None:  # (only the keeper's view has it): drawn from that hand
+                rest = list(hand)
+                s.rng.shuffle(rest)
+                kept = sorted(rest[:need])
+            kept = _card_values(kept, "the successor_keep choice's kept")
+            if len(kept) != need or len(set(kept)) != need or not set(kept) <= set(hand):
+                raise ValueError(f"a successor_keep choice with count {c['count']} has kept "
+                                 f"{need} card(s) of the keeper's hand, not {kept!r}")
+            c["_kept"] = kept
+            if len(hand) < 3:
+                raise ValueError("Successor's victim is asked only with more than 2 cards to "
+                                 "choose from")
+        limits = {"discard": (c.get("count", 0) + 1, "more cards than it discards"),
+                  "scrapyard_under": (2, "at least 2 cards (the last is never put away)")}
+        if kind in limits and len(hand) < limits[kind][0]:
+            raise ValueError(f"the {kind} choice is asked only of a hand holding "
+                             f"{limits[kind][1]}; {_SEAT_NAME[seat]} holds {len(hand)}")
+        if kind == "kinesis_from" and sum(e["revealed"] for e in s.row) < 2:
+            raise ValueError("the Kinesis Mage needs 2 of its owner's played cards")
+        opts = _Determinizer._options(s, c)
+        if not opts:
+            if dealt:
+                return False
+            raise ValueError(f"this {kind} choice has no option: the ability would have had "
+                             "no effect, and nothing would be asked")
+        if kind in _AUTO and len(opts) == 1:
+            raise ValueError(f"this {kind} choice has one option ({opts[0]}), which the engine "
+                             "takes by itself: give the position after it")
+        c["_opts"] = opts
+        s.choice = c
+        return True
+
+    def _schedule(self) -> None:
+        """The rest of the encounter's procedure under the open choice, as the engine
+        leaves it there (:meth:`CardiaState._resolve`): the steps still to come, then the
+        task that resumes the procedure."""
+        s, c, stage = self.s, self.c, self.stage
+        if c is None:
+            return
+        extra: list[dict[str, Any]] = []  # in the order they will run
+        if stage == _AT_REVEAL:
+            assert self.cur_i is not None  # (checked by _procedure)
+            cards = s.row[self.cur_i]["cards"]
+            extra = [{"k": "librarian", "p": p, "v": cards[p]["v"]}
+                     for p in SEATS for _ in range(self.lib[p])]
+            extra += [{"k": "blackmail", "p": p, "colour": colour, "v": cards[p]["v"]}
+                      for p in SEATS for colour in self.bm[p]]
+            resume = [_RESUME[_EVALUATE]]
+        elif stage == _LOSER:
+            if c["kind"] == "discard":  # (a Revolutionary's: its draw follows)
+                extra = [{"k": "draw", "p": c["seat"], "n": 2, "why": "revolutionary"}]
+            resume = [_RESUME[_FINISH]]
+        elif stage == _SERPENT:
+            extra = [{"k": "serpent_win", "p": p} for p in SEATS for _ in range(self.serpent[p])]
+            s.serpent = [0, 0]  # (they are tasks now)
+            resume = [_RESUME[_END_CHECKS]]
+        else:  # Scrapyard, the last step: seat b's card goes under after seat a's
+            extra = [{"k": "under", "p": 1}] if c["seat"] == 0 else []
+            resume = []
+        s.tasks = resume + extra[::-1]
+
+    # -- signets, layout ----------------------------------------------------------------
+    def _evaluate(self) -> None:
+        """§4.1 for every evaluated encounter: its winner and signets (checked against the
+        position's)."""
+        s, stage = self.s, self.stage
+        for i, enc in enumerate(s.row):
+            given = self.given[i][2]
+            expected = enc["revealed"] and not (stage == _AT_REVEAL and i == self.cur_i)
+            if given is None:
+                given = expected
+            elif given != expected and not (self.over and enc["revealed"] and not given
+                                            and i == max(j for j, e in enumerate(s.row)
+                                                         if e["revealed"])):
+                if not enc["revealed"]:
+                    why = "it is not revealed"
+                elif given:
+                    why = ("its Librarian / Blackmailer effects are being chosen: it is "
+                           "evaluated after them")
+                else:
+                    why = "every revealed encounter is evaluated (but the one being resolved, "\
+                          "while its Librarian / Blackmailer effects are chosen)"
+                raise ValueError(f"encounter {i + 1} cannot be "
+                                 f"{'evaluated' if given else 'unevaluated'}: {why}")
+            enc["evald"] = given
+        for i, enc in enumerate(s.row):
+            if enc["evald"]:
+                c0, c1 = enc["cards"]
+                s._decide(i, enc, c0, c1)
+        s.serpent = list(self.serpent) if s.location == "serpent_temple" else [0, 0]
+        s._tot = s._watch = None
+        for i, enc in enumerate(s.row):
+            sigs, winner, _evald = self.given[i]
+            got = [enc["cards"][0]["sig"], enc["cards"][1]["sig"]]
+            for p in SEATS:
+                if sigs[p] is not None and sigs[p] != got[p]:
+                    raise ValueError(
+                        f"encounter {i + 1}: {_SEAT_NAME[p]}'s card holds {sigs[p]} signet(s), "
+                        f"but §4.1 gives it {got[p]} in this row")
+            if winner != "?" and winner != s._holder(enc):
+                raise ValueError(f"encounter {i + 1}'s winner is {winner!r}, but §4.1 gives "
+                                 f"{s._holder(enc)!r} in this row")
+
+    def _layout(self) -> None:
+        """What the rules allow where (not for a finished match, frozen where it ended)."""
+        s, stage = self.s, self.stage
+        placed = s.placed
+        if placed[0] is not None and placed[1] is not None:
+            raise ValueError("both seats have placed: that pair is an encounter of the row")
+        for p in SEATS:
+            card = placed[p]
+            if card is None:
+                continue
+            if stage is not None:
+                raise ValueError("while a choice is open nobody has placed a card yet (both "
+                                 "placements start an encounter)")
+            if card["up"] != (s.fortune == p):
+                raise ValueError(f"{_SEAT_NAME[p]}'s placed card is face up exactly when it "
+                                 "is the Fortune Teller's victim (pending fortune_teller)")
+            if s.fortune is not None and s.fortune != p and placed[s.fortune] is None:
+                raise ValueError(f"the Fortune Teller's victim, {_SEAT_NAME[s.fortune]}, "
+                                 f"places first: {_SEAT_NAME[p]} cannot have placed yet")
+            if s.next_mod[p] or s.librarian[p] or s.engineer[p] or s.blackmail[p]:
+                raise ValueError(f"{_SEAT_NAME[p]} has placed, so its pending \"next card\" "
+                                 "effects went with that card (give them on the slot)")
+            if s.deck == "II" and (card["mod"] > 0 or card["mod"] % 3):
+                raise ValueError(f"{_SEAT_NAME[p]}'s placed card: in Deck II a card gets "
+                                 "modifiers before its reveal only from the Envoy (-3 each)")
+            if s.deck == "I" and self.attached[p]:
+                raise ValueError("Librarian, Engineer and Blackmailer are Deck II cards")
+        foggy = s.location == "foggy_swamp"
+        for i, enc in enumerate(s.row):
+            want = not (foggy and i == len(s.row) - 1)
+            if enc["revealed"] != want:
+                raise ValueError(
+                    f"encounter {i + 1} cannot be {'revealed' if enc['revealed'] else 'face down'}"
+                    + (": under Foggy Swamp every encounter is revealed when the next one is "
+                       "placed, so only the newest waits" if foggy else
+                       ": every encounter is revealed as soon as both cards are placed"))
+            if not enc["revealed"] and s.deck == "II":
+                for p in SEATS:
+                    m = enc["cards"][p]["mod"]
+                    if m > 0 or m % 3:
+                        raise ValueError(f"encounter {i + 1}, {_SEAT_NAME[p]}'s card: in Deck "
+                                         "II a card gets modifiers before its reveal only from "
+                                         "the Envoy (-3 each)")
+        if self.over:
+            return
+        for i, p in self.waits:
+            card = s.row[i]["cards"][p]
+            if s.row[i]["revealed"] and (card["lib"] or card["bm"]):
+                raise ValueError(f"pending waiting: encounter {i + 1} is revealed, so its "
+                                 "Librarian / Blackmailer effects are no longer waiting")
+            if card["eng"] and s.row[i]["revealed"] and not (
+                    stage in (_AT_REVEAL, _LOSER) and i == self.cur_i):
+                raise ValueError(f"pending waiting: encounter {i + 1} has had its Finish, so "
+                                 "no Engineer waits on it")
+        if any(s.elemental_draw) and stage not in (_LOSER, _SERPENT):
+            raise ValueError("pending elemental_draw: the Elemental's extra draw waits only "
+                             "until the Finish of the encounter being resolved")
+
+    def _derived(self) -> None:
+        """The keys of a view that follow from the rest must be what they follow as."""
+        s, pos = self.s, self.pos
+        you = pos.get("you")
+        checks = {
+            "phase": "over" if s.phase == "over" else "choice" if s.choice else "place",
+            "to_move": s.to_move(), "outcome": s.outcome(), "signets": s._totals(),
+            "hand_sizes": [len(h) for h in s.hands], "deck_sizes": [len(d) for d in s.decks],
+            "options_now": s.legal_actions(you) if you is not None else [],
+        }
+        for key, got in checks.items():
+            if pos.get(key) is not None and _plain(pos[key]) != got:
+                raise ValueError(f"{key} {pos[key]!r} is not what this position gives: "
+                                 f"{got!r}")
+        djinns = [[i + 1, p] for i, enc in enumerate(s.row) for p in SEATS
+                  if s._active(enc["cards"][p], "mechanical_djinn")]
+        given = self.pend.get("mechanical_djinn")
+        if given is not None and _plain(given) != djinns:
+            raise ValueError(f"pending mechanical_djinn {given!r} are not the active Mechanical "
+                             f"Djinns of the row, {djinns!r}")
+
+    def _settle(self) -> CardiaState:
+        """No choice open: the position stands after a Finish (see from_position)."""
+        s = self.s
+        if self.over or s.choice is not None:
+            return s
+        # Would the last Finish have ended the round? Its checks, run on a quiet copy.
+        twin = s.clone_fast()
+        if s.location == "founders_day":
+            twin._founders_check()
+            if twin.ending is not None:
+                raise ValueError("a seat holds signets on 3 encounters in a row: under "
+                                 "Founder's Day the round would have ended")
+        if s.deck == "II":
+            twin._djinn_check()
+            if twin.ending is not None:
+                raise ValueError("a Mechanical Djinn's owner holds the encounter right of it: "
+                                 "the round would have ended at the Finish")
+        twin._resolve(_END_CHECKS)  # (d) the round-end checks (then draws, on the copy)
+        if twin.ending is not None and twin.ending[1] == "signets":
+            w, t = twin.ending[0], s._totals()
+            raise ValueError(f"{_SEAT_NAME[w]} holds {t[w]} signets, more than "
+                             f"{_SEAT_NAME[1 - w]}'s {t[1 - w]}: the round would have ended "
+                             "at the last Finish (§6.2)")
+        for p in s.to_move():
+            if not s.hands[p] and s.decks[p]:
+                raise ValueError(f"{_SEAT_NAME[p]} is to place with no card in hand but "
+                                 f"{len(s.decks[p])} in its deck: it would have drawn at the "
+                                 "last Finish")
+        s._run()  # a seat to place with no card at all cannot play: the round ends (§6.3)
+        return s

@@ -237,6 +237,17 @@ class Game(ABC):
         """
         raise NotImplementedError(f"{self.id} has no determiniser yet")
 
+    def from_position(self, position: dict[str, Any], *,
+                      options: dict[str, Any] | None = None) -> State:
+        """A state built from a hand-made ``position`` (for tests, embeds and rules pages),
+        with no history: a view-like dict in the game's own terms, checked as a whole (an
+        impossible position raises ``ValueError`` saying what is wrong). Games that support
+        hand-made positions override this and document their keys; by default it fails
+        loudly (:mod:`pygames.records` turns that into "… has no positions without
+        history")."""
+        raise NotImplementedError(f"{self.names['en']} has no from_position: hand-made "
+                                  "positions are not supported")
+
     def from_record(self, record: dict[str, Any]) -> State:
         """Rebuild a state by replaying a record made by :meth:`State.record`.
 

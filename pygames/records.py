@@ -9,9 +9,9 @@ write it down:
 * :func:`to_sheet` / :func:`from_sheet`: a readable score sheet, one move per line in the
   game's notation, that a person may read, annotate and edit.
 
-A Canosa position without history (:meth:`pygames.canosa.CanosaGame.from_position`)
-travels the same way: :func:`position_to_string` / :func:`position_from_string`.
-:func:`load` takes any of the three and gives the state.
+A position without history (a game's :meth:`~pygames.core.Game.from_position`, where the
+game has one: Canosa's and Cardia's do) travels the same way: :func:`position_to_string` /
+:func:`position_from_string`. :func:`load` takes any of the three and gives the state.
 
 Everything that is refused raises :class:`RecordError` (a ``ValueError``) with a stable
 ``code``, and a message in English or Japanese (:meth:`RecordError.message`)::
@@ -89,7 +89,7 @@ import sys
 import zlib
 from typing import Any
 
-from .core import RECORD_VERSION, IllegalAction, State
+from .core import RECORD_VERSION, Game, IllegalAction, State
 
 __all__ = ["RecordError", "MESSAGES", "to_string", "from_string", "position_to_string",
            "position_from_string", "to_sheet", "from_sheet", "load", "FORMAT_VERSION",
@@ -588,13 +588,15 @@ def from_string(text: str) -> dict[str, Any]:
 
 # -- positions -----------------------------------------------------------------------------
 def _build_position(game: Any, kwargs: Any) -> State:
-    if not hasattr(game, "from_position"):
+    if type(game).from_position is Game.from_position:  # the default: it refuses them all
         raise RecordError("game:position", **_name_params(game))
     if not isinstance(kwargs, dict) or not all(isinstance(k, str) for k in kwargs):
         raise RecordError("position", detail="the position must be keyword arguments (a "
                           "dict with text keys)")
     try:
         return game.from_position(**kwargs)
+    except NotImplementedError:  # (as above, should a game refuse only some positions)
+        raise RecordError("game:position", **_name_params(game)) from None
     except Exception as exc:  # odd input may trip anything: refuse, never crash
         raise RecordError("position", detail=f"{exc}" if isinstance(exc, ValueError)
                           else f"{type(exc).__name__}: {exc}") from None

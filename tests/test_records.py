@@ -240,8 +240,8 @@ CASES = [
      "position", ["cannot be set up", "sirens"], ["局面は作れません"]),
     ("position-kwargs", lambda: position_to_string("canosa", {"board": 1}), "position",
      ["board"], ["局面は作れません"]),
-    ("position-game", lambda: position_to_string("cardia", {}), "game",
-     ["Cardia has no positions"], ["カーディア", "局面がありません"]),
+    ("position-game", lambda: position_to_string("kiriai", {}), "game",
+     ["Kiri-ai: The Duel has no positions"], ["キリアイ", "局面がありません"]),
 ]
 
 
