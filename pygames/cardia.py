@@ -1224,10 +1224,7 @@ class CardiaState(State):
                 if enc is not None:  # (its cards; [None, None] once it has left the row)
                     c0, c1 = enc["cards"]
                     if (c0 is not None and c0["eng"]) or (c1 is not None and c1["eng"]):
-                        row = self.row
-                        if i >= len(row) or row[i] is not enc:  # it moved: where is it now?
-                            i = self._enc_index(self.cur)
-                        self._engineer(i)
+                        self._engineer(self._enc_index(self.cur))  # (where it is now)
                 djinn = self._watch  # (Deck II: the active Mechanical Djinns)
                 if djinn is None:
                     djinn = self._count()[1]
