@@ -176,57 +176,59 @@ from typing import Any, ClassVar
 
 from .core import Game, Rng, State, private_event, two_player_outcome
 
-__all__ = ["CardiaGame", "CardiaState", "CARD_NAMES", "COLOURS", "COLOUR_NAMES",
+__all__ = ["CardiaGame", "CardiaState", "CARD_TITLES", "COLOURS", "COLOUR_TITLES",
            "ONGOING", "ABILITIES", "LOCATIONS", "LOCATION_NAMES", "colour_of"]
 
 SEATS = (0, 1)
 SEAT_LETTER = "ab"
 COLOURS = "GYRB"
 
-COLOUR_NAMES = {
-    "G": {"en": "Green (Rebellion)", "ja": "緑（沼地の反乱軍）"},
-    "Y": {"en": "Yellow (Academy)", "ja": "黄（アカデミー）"},
-    "R": {"en": "Red (Guild)", "ja": "赤（ギルド）"},
-    "B": {"en": "Blue (Dynasty)", "ja": "青（王朝）"},
+#: The colours' English names, for the engine's messages (players read pgui/cardia_ui.py's).
+COLOUR_TITLES = {
+    "G": "Green (Rebellion)",
+    "Y": "Yellow (Academy)",
+    "R": "Red (Guild)",
+    "B": "Blue (Dynasty)",
 }
 
-#: Card names per deck and value.
-CARD_NAMES: dict[str, dict[int, dict[str, str]]] = {
+#: The cards' English names per deck and value, for the engine's own (English) messages;
+#: what players read, in their language, is the table's (pgui/cardia_ui.py: CARD_NAMES).
+CARD_TITLES: dict[str, dict[int, str]] = {
     "I": {
-        1: {"en": "Hired Blade", "ja": "雇われた剣士"},
-        2: {"en": "Void Mage", "ja": "虚空の魔術師"},
-        3: {"en": "Surgeon", "ja": "外科医"},
-        4: {"en": "Mediator", "ja": "調停者"},
-        5: {"en": "Saboteur", "ja": "破壊工作員"},
-        6: {"en": "Fortune Teller", "ja": "占い師"},
-        7: {"en": "Palace Guard", "ja": "宮殿警備隊"},
-        8: {"en": "Judge", "ja": "裁判官"},
-        9: {"en": "Ambusher", "ja": "待ち伏せ兵"},
-        10: {"en": "Puppeteer", "ja": "操り人形師"},
-        11: {"en": "Clockmaker", "ja": "時計職人"},
-        12: {"en": "Treasurer", "ja": "会計"},
-        13: {"en": "Swamp Guardian", "ja": "沼の守護者"},
-        14: {"en": "Magistra", "ja": "マジストラ"},
-        15: {"en": "Inventor", "ja": "発明家"},
-        16: {"en": "Djinn", "ja": "ジン"},
+        1: "Hired Blade",
+        2: "Void Mage",
+        3: "Surgeon",
+        4: "Mediator",
+        5: "Saboteur",
+        6: "Fortune Teller",
+        7: "Palace Guard",
+        8: "Judge",
+        9: "Ambusher",
+        10: "Puppeteer",
+        11: "Clockmaker",
+        12: "Treasurer",
+        13: "Swamp Guardian",
+        14: "Magistra",
+        15: "Inventor",
+        16: "Djinn",
     },
     "II": {
-        1: {"en": "Poisoner", "ja": "毒殺者"},
-        2: {"en": "Kinesis Mage", "ja": "キネシスメイジ"},
-        3: {"en": "Envoy", "ja": "特使"},
-        4: {"en": "Tax Collector", "ja": "税金徴収人"},
-        5: {"en": "Revolutionary", "ja": "革命家"},
-        6: {"en": "Librarian", "ja": "司書"},
-        7: {"en": "Prodigy", "ja": "天才"},
-        8: {"en": "Aristocrat", "ja": "貴族"},
-        9: {"en": "Blackmailer", "ja": "脅迫者"},
-        10: {"en": "Illusionist", "ja": "イリュージョニスト"},
-        11: {"en": "Engineer", "ja": "エンジニア"},
-        12: {"en": "Counselor", "ja": "カウンセラー"},
-        13: {"en": "Witch King", "ja": "魔王"},
-        14: {"en": "Elemental", "ja": "エレメンタル"},
-        15: {"en": "Mechanical Djinn", "ja": "機械のジン"},
-        16: {"en": "Successor", "ja": "後継"},
+        1: "Poisoner",
+        2: "Kinesis Mage",
+        3: "Envoy",
+        4: "Tax Collector",
+        5: "Revolutionary",
+        6: "Librarian",
+        7: "Prodigy",
+        8: "Aristocrat",
+        9: "Blackmailer",
+        10: "Illusionist",
+        11: "Engineer",
+        12: "Counselor",
+        13: "Witch King",
+        14: "Elemental",
+        15: "Mechanical Djinn",
+        16: "Successor",
     },
 }
 
@@ -586,14 +588,14 @@ class CardiaState(State):
         if c is None:
             if action.isdigit() and str(int(action)) == action and 1 <= int(action) <= 16:
                 return (f"you do not hold card {action} "
-                        f"({CARD_NAMES[self.deck][int(action)]['en']}) in your hand")
+                        f"({CARD_TITLES[self.deck][int(action)]}) in your hand")
             return (f"{action!r} is not a placement: give the value of a card in your hand, "
                     "e.g. '7'")
         kind = c["kind"]
         hint = {
             "colour": "name a colour: G, Y, R or B",
             "librarian": "choose '+' (+2) or '-' (−2) for your revealed card",
-            "palace_guard_discard": f"discard a {COLOUR_NAMES[c.get('colour', 'G')]['en']} "
+            "palace_guard_discard": f"discard a {COLOUR_TITLES[c.get('colour', 'G')]} "
                                     "hand card as 'x<value>' or decline with 'pass'",
             "void_kind": "choose 'm' (remove its modifiers) or 'o' (remove its ongoing token)",
             "elemental_card": "discard an instant card of your hand as 'x<value>'",
@@ -2744,7 +2746,7 @@ class _Position:
             seen: dict[int, str] = {}
             for v, where in places:
                 if v in seen:
-                    raise ValueError(f"{name}'s card {v} ({CARD_NAMES[s.deck][v]['en']}) is "
+                    raise ValueError(f"{name}'s card {v} ({CARD_TITLES[s.deck][v]}) is "
                                      f"in two places: {seen[v]} and {where}")
                 seen[v] = where
             pool = [v for v in range(1, 17) if v not in seen]
@@ -2903,8 +2905,8 @@ class _Position:
             c["at"] = self._ref(at, "choice at", owner)
             if c["at"][1] not in (card, 14):
                 raise ValueError(f"choice at {list(at)} is the card the ability acts as: the "
-                                 f"{CARD_NAMES[s.deck][card or 0]['en']} itself, or a "
-                                 f"{CARD_NAMES[s.deck][14]['en']} copying it")
+                                 f"{CARD_TITLES[s.deck][card or 0]} itself, or a "
+                                 f"{CARD_TITLES[s.deck][14]} copying it")
         elif kind == "magistra_target":
             raise ValueError("a magistra_target choice needs at: the Magistra's card [n, seat]")
         ref = _CHOICE_REFS.get(kind)

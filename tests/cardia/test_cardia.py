@@ -27,8 +27,8 @@ import pygames
 import pygames.cardia
 from pygames import IllegalAction
 from pygames.cardia import (
-    CARD_NAMES,
-    COLOUR_NAMES,
+    CARD_TITLES,
+    COLOUR_TITLES,
     LOCATION_NAMES,
     ONGOING,
     CardiaGame,
@@ -1021,10 +1021,14 @@ def test_illegal_choice_explains_and_leaves_state_unchanged():
 # -- catalogue -------------------------------------------------------------------------------
 def test_names_colours_and_options_are_complete():  # C13
     assert [colour_of(v) for v in (1, 2, 3, 4, 13, 16)] == ["G", "Y", "R", "B", "G", "B"]
-    assert COLOUR_NAMES["G"]["en"].startswith("Green")
+    from pgui import cardia_ui  # what players read; the engine's English titles agree
+
+    assert COLOUR_TITLES["G"].startswith("Green")
+    assert {k: v["en"] for k, v in cardia_ui.COLOUR_NAMES.items()} == COLOUR_TITLES
     for deck in ("I", "II"):
-        assert sorted(CARD_NAMES[deck]) == list(range(1, 17))
-        assert all(n["en"] and n["ja"] for n in CARD_NAMES[deck].values())
+        assert sorted(CARD_TITLES[deck]) == list(range(1, 17))
+        assert all(n["en"] and n["ja"] for n in cardia_ui.CARD_NAMES[deck].values())
+        assert {v: n["en"] for v, n in cardia_ui.CARD_NAMES[deck].items()} == CARD_TITLES[deck]
     assert ONGOING == {"I": (4, 8, 12), "II": (8, 12, 15)}
     labels = CardiaGame.option_labels
     for name, spec in CardiaGame.option_schema.items():

@@ -14,8 +14,6 @@ from typing import Any
 
 from pygames.cardia import (
     ABILITIES,
-    CARD_NAMES,
-    COLOUR_NAMES,
     LOCATION_NAMES,
     ONGOING,
     colour_of,
@@ -36,6 +34,54 @@ BUTTON_ACTIONS = ("G", "Y", "R", "B", "+", "-", "m", "o", "n", "pass")
 STEP_EVENTS = {"reveal", "evaluate", "ability", "signets", "modifier", "token", "discard",
                "replace", "return", "move", "delete", "colour", "decline", "blackmail",
                "location", "round_end", "end"}
+
+#: The colours' names, as players read them.
+COLOUR_NAMES = {
+    "G": {"en": "Green (Rebellion)", "ja": "緑（沼地の反乱軍）"},
+    "Y": {"en": "Yellow (Academy)", "ja": "黄（アカデミー）"},
+    "R": {"en": "Red (Guild)", "ja": "赤（ギルド）"},
+    "B": {"en": "Blue (Dynasty)", "ja": "青（王朝）"},
+}
+
+#: The cards' names per deck and value, as players read them.
+CARD_NAMES: dict[str, dict[int, dict[str, str]]] = {
+    "I": {
+        1: {"en": "Hired Blade", "ja": "雇われた剣士"},
+        2: {"en": "Void Mage", "ja": "虚空の魔術師"},
+        3: {"en": "Surgeon", "ja": "外科医"},
+        4: {"en": "Mediator", "ja": "調停者"},
+        5: {"en": "Saboteur", "ja": "破壊工作員"},
+        6: {"en": "Fortune Teller", "ja": "占い師"},
+        7: {"en": "Palace Guard", "ja": "宮殿警備隊"},
+        8: {"en": "Judge", "ja": "裁判官"},
+        9: {"en": "Ambusher", "ja": "待ち伏せ兵"},
+        10: {"en": "Puppeteer", "ja": "操り人形師"},
+        11: {"en": "Clockmaker", "ja": "時計職人"},
+        12: {"en": "Treasurer", "ja": "会計"},
+        13: {"en": "Swamp Guardian", "ja": "沼の守護者"},
+        14: {"en": "Magistra", "ja": "マジストラ"},
+        15: {"en": "Inventor", "ja": "発明家"},
+        16: {"en": "Djinn", "ja": "ジン"},
+    },
+    "II": {
+        1: {"en": "Poisoner", "ja": "毒殺者"},
+        2: {"en": "Kinesis Mage", "ja": "キネシスメイジ"},
+        3: {"en": "Envoy", "ja": "特使"},
+        4: {"en": "Tax Collector", "ja": "税金徴収人"},
+        5: {"en": "Revolutionary", "ja": "革命家"},
+        6: {"en": "Librarian", "ja": "司書"},
+        7: {"en": "Prodigy", "ja": "天才"},
+        8: {"en": "Aristocrat", "ja": "貴族"},
+        9: {"en": "Blackmailer", "ja": "脅迫者"},
+        10: {"en": "Illusionist", "ja": "イリュージョニスト"},
+        11: {"en": "Engineer", "ja": "エンジニア"},
+        12: {"en": "Counselor", "ja": "カウンセラー"},
+        13: {"en": "Witch King", "ja": "魔王"},
+        14: {"en": "Elemental", "ja": "エレメンタル"},
+        15: {"en": "Mechanical Djinn", "ja": "機械のジン"},
+        16: {"en": "Successor", "ja": "後継"},
+    },
+}
 
 #: This table's own look, loaded with it after app.css (path from the app's root).
 STYLESHEET = "pgui/cardia.css"
