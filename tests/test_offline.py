@@ -12,15 +12,15 @@ import shutil
 
 import pytest
 
-from tools import dist
+from tools import dist as tools_dist
 
-DIST = dist.DIST
+DIST = tools_dist.DIST
 
 
 @pytest.fixture(scope="module")
 def dist():
     if not (DIST / "precache.json").is_file():
-        dist.build(quiet=True)
+        tools_dist.build(quiet=True)
     return DIST
 
 
@@ -62,24 +62,24 @@ def test_hashes_are_the_files_and_the_worker_carries_the_version(dist):
 def test_a_changed_file_changes_the_version_and_the_worker(dist, tmp_path):
     copy = tmp_path / "dist"
     shutil.copytree(dist, copy)
-    first = dist.write_precache(copy)
+    first = tools_dist.write_precache(copy)
     assert first == listing(dist)["version"], "the same files: the same version"
     sw_before = (copy / "sw.js").read_bytes()
     (copy / "glue.js").write_text((copy / "glue.js").read_text() + "\n// changed\n")
-    second = dist.write_precache(copy)
+    second = tools_dist.write_precache(copy)
     assert second != first
     assert listing(copy)["files"]["glue.js"] != listing(dist)["files"]["glue.js"]
     unchanged = {k: v for k, v in listing(copy)["files"].items() if k != "glue.js"}
     assert unchanged == {k: v for k, v in listing(dist)["files"].items() if k != "glue.js"}
     assert (copy / "sw.js").read_bytes() != sw_before
     (copy / "docs" / "extra.html").write_text("<!doctype html><title>x</title>")
-    assert dist.write_precache(copy) not in (first, second), "a new file too"
+    assert tools_dist.write_precache(copy) not in (first, second), "a new file too"
 
 
 def test_the_manifest_installs_with_our_own_icons(dist):
     manifest = json.loads((dist / "manifest.webmanifest").read_text())
     assert manifest["start_url"] == "./index.html" and manifest["display"] == "standalone"
-    css = (dist.WEB / "app.css").read_text()
+    css = (tools_dist.WEB / "app.css").read_text()
     assert manifest["background_color"] in css and manifest["theme_color"] in css
     sizes = {}
     for icon in manifest["icons"]:
