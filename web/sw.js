@@ -25,7 +25,11 @@ const VERSION = "__PRECACHE_VERSION__";
 const PREFIX = "pygames-";
 const CACHE = PREFIX + VERSION;
 const LIST = "precache.json";
-const PARALLEL = 6;
+// Files fetched and hashed one at a time: the install runs beside a page being played,
+// and six at once made the table's drawings main-thread tasks of up to 150-200 ms on a
+// 2-core machine (one at a time: up to about 110), for no faster install (0.8 s either way
+// from 127.0.0.1, where the runtime's few big files dominate).
+const PARALLEL = 1;
 
 const scope = () => new URL(self.registration.scope);
 const urlOf = (path) => new URL(path, scope()).href;

@@ -119,16 +119,20 @@ def axe_problems(page: Page) -> list[str]:
 LONG_TASKS = """
 window.__longTasks = [];
 new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration));
+  for (const e of list.getEntries()) {
+    window.__longTasks.push({ start: e.startTime, ms: Math.round(e.duration) });
+  }
 }).observe({ type: "longtask", buffered: true });
 """
 #: The longest main-thread task a page may have (Python on the main thread makes seconds).
 LIMIT_MS = 200
 
 
-def long_tasks(page: Page) -> list[int]:
-    """The durations (ms) of the page's long tasks so far (:data:`LONG_TASKS` installed)."""
-    return page.evaluate("window.__longTasks.slice()")
+def long_tasks(page: Page, since: float = 0.0) -> list[int]:
+    """The durations (ms) of the page's long tasks so far (:data:`LONG_TASKS` installed),
+    of those begun at ``since`` (the page's ``performance.now()``) or later."""
+    return page.evaluate(
+        "since => window.__longTasks.filter(t => t.start >= since).map(t => t.ms)", since)
 
 
 def assert_the_probe_sees_a_long_task(page: Page) -> None:
