@@ -76,6 +76,10 @@ def pytest_collection_modifyitems(config, items):
         code = getattr(getattr(item, "function", None), "__code__", None)
         if code is not None and "long_tasks" in code.co_names:
             item.add_marker(pytest.mark.alone)
+    # The ``alone`` tests first (a stable sort: otherwise in order): under xdist each one
+    # waits for the other workers' current tests to end; together at the start they wait
+    # for each other only, instead of draining a worker in the middle of the run each.
+    items.sort(key=lambda item: item.get_closest_marker("alone") is None)
 
 
 # --------------------------------------------------------------------------- xdist
@@ -250,6 +254,10 @@ def page_errors(_browser_guard) -> list[str]:
 @pytest.fixture
 def new_context(new_context, _browser_guard):
     def _new_context(**kwargs):
+        # No service worker unless a test asks for one (test_browser_offline does): its
+        # first install fetches and hashes the whole app (14 MB) beside every test's page,
+        # CPU the other worker's test then lacks, for nothing any other test checks.
+        kwargs.setdefault("service_workers", "block")
         ctx = new_context(**kwargs)
         _browser_guard.attach(ctx)
         return ctx

@@ -12,7 +12,7 @@ import json
 import random
 
 import pytest
-from helpers.browser import BROWSER_NOT_PLAY, playable
+from helpers.browser import BROWSER_NOT_PLAY, axe_problems, playable
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -80,8 +80,10 @@ def play(host: Page, guest: Page, rng: random.Random, *, clicks: int | None = No
     raise AssertionError("the game did not end by clicking on both screens")
 
 
-def open_pair(new_context, gid: str, options: str = "", lang: str = "en"):
-    """The host opens Play a friend, the guest opens the invite and presses Join."""
+def open_pair(new_context, gid: str, options: str = "", lang: str = "en", axe: bool = False):
+    """The host opens Play a friend, the guest opens the invite and presses Join. ``axe``:
+    the host's invitation (its QR code and, opened, the copy-and-paste codes), the guest's
+    Join screen and both connected tables pass axe-core on the way."""
     hctx = new_context(permissions=PERMS)
     gctx = new_context(permissions=PERMS)
     host = hctx.new_page()
@@ -89,14 +91,27 @@ def open_pair(new_context, gid: str, options: str = "", lang: str = "en"):
     invite = host.locator("[data-invite]").get_attribute("href")
     assert "#r=" in invite and "&k=" in invite
     assert peer_state(host) == "waiting"
+    if axe:
+        host.locator("details.manual summary").click()
+        host.locator('[data-link-cmd="offer"]').click()
+        host.wait_for_selector("textarea[data-offer]")
+        assert axe_problems(host) == [], "the host's invitation"
     guest = gctx.new_page()
     guest_url = invite.replace("#", "&speed=0#", 1)
     guest.goto(guest_url)
+    guest.wait_for_selector('[data-cmd="join"]')
+    if axe:
+        assert axe_problems(guest) == [], "the guest's Join screen"
     guest.locator('[data-cmd="join"]').click()
     wait_peer(guest, "connected")
     wait_peer(host, "connected")
     guest.wait_for_selector("#app .main")
     host.wait_for_selector("#app .main")
+    if axe:
+        for page in (host, guest):
+            page.wait_for_selector("#app .main .peer-status, #app .bar .peer-status")
+            page.wait_for_selector('#app[data-animating="false"]')
+            assert axe_problems(page) == [], "a connected table"
     return hctx, gctx, host, guest, guest_url
 
 
@@ -116,13 +131,17 @@ LINK_OPTIONS = {"cardia": "&deck=II", "canosa": "&layout=small"}
 
 @pytest.mark.parametrize("gid,options", [(g, LINK_OPTIONS.get(g, "")) for g in pygames.game_ids()])
 def test_a_whole_game_by_clicking_on_both_sides(new_context, gid, options):
+    """Each game by link from the invitation to a verified end and a rematch, its pages
+    passing axe-core on the way (the invitation, Join, the connected tables and both
+    game-over screens with their verdicts; the host plays in Japanese)."""
     rng = random.Random(gid)
-    _, _, host, guest, _ = open_pair(new_context, gid, options, lang="ja" if gid == "cardia"
-                                     else "en")
+    _, _, host, guest, _ = open_pair(new_context, gid, options, lang="ja", axe=True)
     # The guest holds no record (nor state) during play; the host's is on its page.
     assert guest.locator("[data-record]").count() == 0
     assert record(host)["actions"] == []
     finish_and_check(host, guest, rng, gid)
+    for page in (host, guest):
+        assert axe_problems(page) == [], "the game-over screen with its verdict"
     # Rematch: the host's button; the same connection, a new deal made the same fair way.
     first = record(host)
     assert guest.locator('[data-cmd="rematch"]').count() == 0
@@ -133,47 +152,42 @@ def test_a_whole_game_by_clicking_on_both_sides(new_context, gid, options):
     assert peer_state(host) == peer_state(guest) == "connected"
 
 
-def test_the_guest_closes_its_page_and_reopens_the_link(new_context):
-    rng = random.Random(7)
+def test_either_side_leaves_and_comes_back_and_a_third_browser_is_refused(new_context):
+    """In one game: the guest closes its page and reopens the link (no Join again: this
+    browser kept its seat), the host reloads its own, a third browser with the link is told
+    the seat is taken; nothing played is lost and the game ends verified."""
+    rng = random.Random(8)
     _, gctx, host, guest, guest_url = open_pair(new_context, "kiriai")
     play(host, guest, rng, clicks=8)
-    actions = record(host)["actions"]
-    played = len(actions)
+    before = record(host)
     guest.close()
     wait_peer(host, "reconnecting")
     guest = gctx.new_page()
-    guest.goto(guest_url)          # no Join again: this browser kept its seat
+    guest.goto(guest_url)
     wait_peer(guest, "connected")
     wait_peer(host, "connected")
     guest.wait_for_selector("#app .main")
-    assert record(host)["actions"][:played] == actions  # nothing lost
-    finish_and_check(host, guest, rng, "kiriai")
+    after = record(host)  # nothing lost (a move still on its way may have landed since)
+    assert after["actions"][:len(before["actions"])] == before["actions"], "guest reopened"
 
-
-def test_the_host_reloads_its_page_and_the_game_goes_on(new_context):
-    rng = random.Random(8)
-    _, _, host, guest, _ = open_pair(new_context, "cardia")
-    play(host, guest, rng, clicks=10)
+    play(host, guest, rng, clicks=6)
     before = record(host)
-    address = host.url
-    assert "#r=" in address  # the room and key stay in the host's own address
+    assert "#r=" in host.url  # the room and key stay in the host's own address
     host.reload()
     wait_peer(host, "connected")
     wait_peer(guest, "connected")
     host.wait_for_selector("#app .main")
-    after = record(host)  # nothing lost (a move still on its way may have landed since)
+    after = record(host)
     assert after["seed"] == before["seed"]
-    assert after["actions"][:len(before["actions"])] == before["actions"]
-    finish_and_check(host, guest, rng, "cardia")
+    assert after["actions"][:len(before["actions"])] == before["actions"], "host reloaded"
 
-
-def test_a_third_browser_with_the_link_is_told_the_seat_is_taken(new_context):
-    _, _, host, guest, guest_url = open_pair(new_context, "kiriai")
     other = new_context(permissions=PERMS).new_page()
     other.goto(guest_url)
     other.locator('[data-cmd="join"]').click()
     other.wait_for_selector("[data-taken]")
     assert peer_state(guest) == "connected"
+    other.close()
+    finish_and_check(host, guest, rng, "kiriai")
 
 
 def test_copy_and_paste_connects_with_no_relay_twice_in_a_row(new_context):

@@ -19,6 +19,7 @@ from helpers.browser import (
     PYTHON_READY,
     READY,
     assert_the_probe_sees_a_long_task,
+    axe_problems,
     click_some,
     long_tasks,
 )
@@ -46,6 +47,9 @@ def test_no_long_task_from_the_lobby_through_a_whole_game(page: Page, page_error
 
 @pytest.mark.parametrize("gid", pygames.game_ids())
 def test_no_long_task_from_a_table_link_through_a_whole_game(page: Page, page_errors, gid):
+    """Every game's whole game vs the bot in the browser: no long task from the link to the
+    game-over screen; then (axe's own work is a long task) that screen and the final board
+    reviewed after it pass axe-core (test_browser_a11y has the table's other states)."""
     page.add_init_script(LONG_TASKS)
     page.goto(f"/play.html?game={gid}&mode=bot&seed=11&speed=20&lang=en")
     page.wait_for_selector(READY)
@@ -55,6 +59,10 @@ def test_no_long_task_from_a_table_link_through_a_whole_game(page: Page, page_er
     assert not [t for t in tasks if t > LIMIT_MS], f"main-thread tasks (ms): {tasks}"
     assert_the_probe_sees_a_long_task(page)
     assert not [e for e in page_errors if "Error" in e], page_errors
+    page.wait_for_selector('#app[data-over="true"]')
+    assert axe_problems(page) == [], "game over"
+    page.click('[data-cmd="dismiss"]')
+    assert axe_problems(page) == [], "reviewing the final board"
 
 
 def test_the_lobby_answers_while_python_is_still_starting(page: Page):
