@@ -25,9 +25,9 @@ import pygames
 from pygames import IllegalAction
 
 GAME_IDS = pygames.game_ids()
-#: Random games per option combination (>= 800 Kiri-ai games in all; breadth is
-#: `python -m pygames.battery`'s 100,000 a game).
-PLAYOUTS = 200
+#: Random games per option combination (400 Kiri-ai games in all; breadth is
+#: `python -m pygames.battery`'s 100,000 a game, and every option set's golden playthrough).
+PLAYOUTS = 100
 #: Games with many option combinations play fewer per combination (>= 300 in all).
 PLAYOUTS_BY_GAME: dict[str, int] = {"cardia": 15,  # x 2 decks x 10 locations
                                     "canosa": 40}  # x 2 first turns x 2 caps x 2 layouts

@@ -1,7 +1,8 @@
 """Python runs in a worker: the page never freezes.
 
-In a real Chromium: no main-thread task over 200 ms from opening the lobby to the end of
-a game (Python on the main thread makes tasks of seconds), a lobby that answers while
+In a real Chromium: no main-thread task over 200 ms from a table link to the end of every
+game (Python on the main thread makes tasks of seconds; from the lobby through a whole
+game is Kiri-ai's test_play_a_whole_game_against_the_bot), a lobby that answers while
 Python starts, load progress, load failures, and a table inside another site's iframe (no
 cross-origin isolation needed). The session the worker drives (``pgui.session_glue``) is
 tested in CPython in test_session_glue.py.
@@ -16,33 +17,17 @@ import pytest
 from helpers.browser import (
     LIMIT_MS,
     LONG_TASKS,
-    PYTHON_READY,
     READY,
     assert_the_probe_sees_a_long_task,
     axe_problems,
     click_some,
     long_tasks,
 )
-from helpers.kiriai_pages import open_lobby, play_to_the_end, start_from_lobby
+from helpers.kiriai_pages import open_lobby
 from playwright.sync_api import Page, expect
 
 import pygames
 from tools import relay
-
-
-def test_no_long_task_from_the_lobby_through_a_whole_game(page: Page, page_errors):
-    page.add_init_script(LONG_TASKS)
-    open_lobby(page)
-    page.wait_for_function(PYTHON_READY)  # the whole start of Python behind the lobby
-    page.wait_for_timeout(200)
-    assert not [t for t in long_tasks(page) if t > LIMIT_MS], long_tasks(page)
-    start_from_lobby(page, mode="bot")
-    play_to_the_end(page)
-    expect(page.locator(".overlay.gameover")).to_be_visible()
-    tasks = long_tasks(page)
-    assert not [t for t in tasks if t > LIMIT_MS], f"main-thread tasks (ms): {tasks}"
-    assert_the_probe_sees_a_long_task(page)
-    assert not [e for e in page_errors if "Error" in e], page_errors
 
 
 @pytest.mark.parametrize("gid", pygames.game_ids())
