@@ -115,6 +115,19 @@ def open_pair(new_context, gid: str, options: str = "", lang: str = "en", axe: b
     return hctx, gctx, host, guest, guest_url
 
 
+def choose_kiriai(page: Page) -> None:
+    """A Kiri-ai seat picks its first two cards and confirms them."""
+    for _ in range(10):
+        page.wait_for_selector('#app[data-animating="false"]')
+        cmds, _ = playable(page.locator("#app .main button[data-cmd]:not([disabled])"),
+                           LINK_NOT_PLAY)
+        cmd = "confirm" if "confirm" in cmds else next(c for c in cmds if c.startswith("pick:"))
+        page.locator(f'#app .main button[data-cmd="{cmd}"]').first.click()
+        if cmd == "confirm":
+            return
+    raise AssertionError("no confirm after ten picks")
+
+
 def finish_and_check(host: Page, guest: Page, rng: random.Random, gid: str) -> None:
     play(host, guest, rng)
     guest.wait_for_selector('.verdict[data-verdict="ok"]', timeout=30_000)
@@ -158,6 +171,24 @@ def test_either_side_leaves_and_comes_back_and_a_third_browser_is_refused(new_co
     the seat is taken; nothing played is lost and the game ends verified."""
     rng = random.Random(8)
     _, gctx, host, guest, guest_url = open_pair(new_context, "kiriai")
+    # The guest chooses, then keeps a finger on its table while the host chooses: its
+    # table waits to redraw, but what it must send meanwhile (its reveal) still goes.
+    choose_kiriai(guest)
+    guest.wait_for_selector('#app[data-animating="false"] .main')
+    box = guest.locator("#app .main").bounding_box()
+    assert box is not None
+    guest.mouse.move(box["x"] + 2, box["y"] + 2)
+    guest.mouse.down()
+    choose_kiriai(host)
+    host.wait_for_function("JSON.parse(document.querySelector('[data-record]').textContent)"
+                           ".actions.length >= 2", timeout=10_000)
+    guest.wait_for_timeout(1500)  # ticks come in while the finger is still down
+    guest.mouse.up()
+    guest.wait_for_selector('#app[data-animating="false"] .main')
+    kept = json.loads(guest.evaluate(
+        "localStorage.getItem(Object.keys(localStorage).find(k => k.endsWith('.guest')))"))
+    assert kept["ply"] >= 1, "the guest kept its seat as it was before the finger went down"
+    assert peer_state(host) == peer_state(guest) == "connected"
     play(host, guest, rng, clicks=8)
     before = record(host)
     guest.close()

@@ -333,6 +333,26 @@ def test_a_silent_guest_pings_and_the_host_answers():
     assert guest.take_outbox() == []
 
 
+def test_a_join_lost_on_the_way_is_asked_again_and_the_game_starts():
+    """The guest's first join never reaches the host (or the welcome never comes back):
+    the guest's table does not wait on "starting" for good, it joins again."""
+    host, guest, _ = pair("kiriai")
+    guest.command("join")
+    wire = Wire(host, guest)
+    host.peer_open("g1")
+    guest.peer_open("host")
+    assert [json.loads(text)["type"] for _, text in guest.take_outbox()] == ["join"]  # lost
+    guest.tick()            # just joined: not yet
+    assert guest.take_outbox() == [] and not guest.playing
+    guest._heard -= 3       # nothing heard back for 3 s
+    guest.tick()
+    wire.pump()
+    assert guest.playing and 'class="main' in guest.html()
+    guest._heard -= 3
+    guest.tick()            # seated now: a ping, not another join
+    assert [json.loads(text)["type"] for _, text in guest.outbox] == ["ping"]
+
+
 def test_copy_and_paste_games_are_kept_apart_by_their_own_room():
     """Two copy-and-paste games in one browser: each link carries its own room, so each
     guest's seat is stored and reopened under its own key."""

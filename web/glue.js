@@ -256,7 +256,16 @@
   var pending = null;
 
   function showSoon(r) {
-    if (pressed) { keepLocal(r); pending = r; return; }
+    if (pressed) {
+      // Only the drawing waits: what to send and keep goes now, since a newer result
+      // replaces this one as the one to draw (its messages would be lost with it).
+      keepLocal(r);
+      linkPlay(r);
+      r.sends = [];
+      r.save = null;
+      pending = r;
+      return;
+    }
     show(r);
   }
 

@@ -171,7 +171,7 @@
     var old = links[id];
     if (old) closeLink(id, true);
     var pc = new RTCPeerConnection({ iceServers: iceServers() });
-    var link = { pc: pc, dc: null, open: false, queue: [], made: Date.now(), heard: 0 };
+    var link = { pc: pc, dc: null, open: false, queue: [], out: [], made: Date.now(), heard: 0 };
     links[id] = link;
     pc.onicecandidate = function (e) {
       if (e.candidate && onCandidate) onCandidate(e.candidate.toJSON());
@@ -193,6 +193,9 @@
       link.heard = Date.now();
       everOpen = true;
       log("open", id);
+      var early = link.out;
+      link.out = [];
+      early.forEach(function (text) { sendOn(link, text); });
       refresh();
       call("open", pyPeer(id));
     };
@@ -211,6 +214,14 @@
     dc.onclose = function () {
       if (links[id] === link) closeLink(id, false);
     };
+  }
+
+  function sendOn(link, text) {
+    try {
+      link.dc.send(text);
+      stats.messagesOut += 1;
+      stats.bytesOut += new Blob([text]).size;
+    } catch (e) { log("send", e); }
   }
 
   function closeLink(id, replaced) {
@@ -541,13 +552,9 @@
         var ids = info.role === "guest" ? Object.keys(links) : [to];
         ids.forEach(function (id) {
           var link = links[id];
-          if (link && link.open) {
-            try {
-              link.dc.send(text);
-              stats.messagesOut += 1;
-              stats.bytesOut += new Blob([text]).size;
-            } catch (e) { log("send", e); }
-          }
+          if (link && link.open) sendOn(link, text);
+          // A reply to a channel whose open event has not come yet: sent once it does.
+          else if (link && link.dc && link.out.length < 100) link.out.push(text);
         });
       });
     },

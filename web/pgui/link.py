@@ -389,9 +389,18 @@ class LinkTable(Table):
         the host, and checks in with it after longer; a finished game that waited too long
         for the host's end message is shown as not verified."""
         link = self.link
-        if not isinstance(link, Guest) or link.seat is None or self.elsewhere:
+        if not isinstance(link, Guest) or self.elsewhere:
             return
         now = time.monotonic()
+        if link.seat is None:
+            # Joined over an open channel, but no welcome came: the join or its answer was
+            # lost on the way (a page that dropped it, a host busy reloading). Ask again
+            # rather than wait for good; the host answers a repeated join like the first.
+            if (self.joined and self.status in ("connected", "reconnecting")
+                    and not self.taken() and (force or now - self._heard >= PING_AFTER)):
+                self._heard = now
+                self.outbox += link.join()
+            return
         if link.awaiting_end and link.verdict is None:
             if self._end_since is None:
                 self._end_since = now
