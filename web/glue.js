@@ -473,6 +473,13 @@
     command("command", [cmd]).then(function (r) {
       if (cmd.indexOf("lang:") === 0) {
         try { localStorage.setItem(STORE, r.lang); } catch (err) { /* storage blocked */ }
+        // The address says the language too, so a reload or a shared link keeps it.
+        var params = new URLSearchParams(location.search);
+        if (params.has("lang") && params.get("lang") !== r.lang) {
+          params.set("lang", r.lang);
+          history.replaceState(history.state, "", location.pathname + "?" + params.toString()
+                               + location.hash);
+        }
       }
       show(r);
     }, report);
@@ -564,6 +571,9 @@
   }
 
   function init() {
+    // Back and Forward show the page the address names: the lobby opens a table in place
+    // (pushState), and after a reload that entry's page is no longer this document's.
+    window.addEventListener("popstate", function () { location.reload(); });
     document.addEventListener("toggle", onToggle, true);
     document.addEventListener("change", onFile);
     app = el("app");

@@ -96,6 +96,7 @@ def test_japanese_lobby_and_table(page: Page):
     page.click('.bar [data-cmd="lang:en"]')
     expect(page.locator(".hand h2")).to_have_text("Your hand")
     expect(page.locator(".log-lines")).to_contain_text("Reveal 1: Red Approach")
+    assert "lang=en" in page.url and "lang=ja" not in page.url  # a reload keeps English
     page.goto("/index.html")
     page.wait_for_selector(READY)
     expect(page.locator("html")).to_have_attribute("lang", "en")
@@ -249,12 +250,25 @@ def test_lobby_boots_python_while_you_read_and_opens_the_table_in_place(page: Pa
     expect(page.locator(".hand h2")).to_have_text("Your hand")
     expect(page.locator("#lobby")).to_be_hidden()
     assert len(wasm) == 1, f"Pyodide was loaded {len(wasm)} times"
-    # The address is the table's own: a reload gives the same kind of table.
-    assert "game=kiriai" in page.url and "mode=bot" in page.url
     page.go_back()
     page.wait_for_selector(READY)
     expect(page.locator("#lobby")).to_be_visible()
     expect(page.locator("#game-kiriai")).to_be_visible()
+    # The address is the table's own: a reload gives the same kind of table, and Back
+    # and Forward still show the page the address names.
+    page.go_forward()
+    page.wait_for_selector(READY)
+    assert "game=kiriai" in page.url and "mode=bot" in page.url
+    page.reload()
+    page.wait_for_selector(READY)
+    expect(page.locator(".hand h2")).to_have_text("Your hand")
+    page.go_back()
+    page.wait_for_selector(READY)
+    expect(page.locator("#lobby")).to_be_visible()
+    expect(page.locator(".hand")).to_have_count(0)
+    page.go_forward()
+    page.wait_for_selector(READY)
+    expect(page.locator(".hand h2")).to_have_text("Your hand")
 
 
 def test_play_pressed_before_python_is_up_shows_progress_then_the_table(page: Page):

@@ -233,6 +233,11 @@ LOBBY_SCRIPT = """
     root.lang = lang;
     try { localStorage.setItem("pygames.lang", lang); } catch (e) {}
     document.querySelectorAll(".lang-field").forEach(function (f) { f.value = lang; });
+    var params = new URLSearchParams(location.search);
+    if (params.has("lang") && params.get("lang") !== lang) {  // a reload keeps it
+      params.set("lang", lang);
+      history.replaceState(history.state, "", location.pathname + "?" + params + location.hash);
+    }
   }
   apply(root.lang);
   document.getElementById("lang-toggle").addEventListener("click", function () {
@@ -250,10 +255,6 @@ LOBBY_SCRIPT = """
       lobby.hidden = true;
       window.pygamesWait(query);
     });
-  });
-  addEventListener("popstate", function () {
-    // Back from a table opened in place: the lobby again, fresh.
-    location.reload();
   });
   root.dataset.ready = "true";
 })();
