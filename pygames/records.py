@@ -203,7 +203,7 @@ MESSAGES: dict[str, dict[str, str]] = {
               "{count}人が手番です：P1、P2…と書いてください。"},
     "header:missing": {
         "en": "The score sheet has no \u201c{field}:\u201d line.",
-        "ja": "棋譜に\u201c{field}:\u201dの行がありません。"},
+        "ja": "記録に\u201c{field}:\u201dの行がありません。"},
     "header:unknown": {
         "en": "Line {line}: unknown header \u201c{field}\u201d (known: {known}).",
         "ja": "{line}行目：未知の見出し\u201c{field}\u201d（使えるもの：{known}）。"},

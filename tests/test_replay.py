@@ -93,7 +93,9 @@ def test_ply_parameter_and_its_errors(gid):
     for bad in (f"ply={total + 1}", "ply=-1", "ply=x", "perspective=7", "moves=left",
                 "controls=maybe", "bot=genius"):
         r = s.open(f"mode=replay&record={text}&{bad}&lang=ja")
-        assert "error" in r and "このリンク" in r["error"], bad
+        assert "error" in r and ("このリンク" in r["error"] or "この記録" in r["error"]), bad
+    past = s.open(f"mode=replay&record={text}&ply={total + 1}&lang=ja")["error"]
+    assert f"{total}手まで" in past and f"{total + 1}手目はありません" in past  # the actual problem
 
 
 def test_a_damaged_record_gets_a_message_in_the_pages_language():
@@ -106,7 +108,7 @@ def test_a_damaged_record_gets_a_message_in_the_pages_language():
     flipped = text[:20] + ("A" if text[20] != "A" else "B") + text[21:]
     assert "error" in s.open(f"mode=replay&record={flipped}&lang=en")
     other = s.open(f"mode=replay&game=kiriai&record={text}&lang=en")
-    assert "error" in other and "cardia" in other["error"], "a record of another game"
+    assert "error" in other and "a game of Cardia, not of Kiri-ai" in other["error"]
 
 
 def test_a_seats_replay_hides_what_that_seat_had_not_seen_yet():
@@ -408,7 +410,7 @@ def test_the_lobby_opens_a_pasted_record_or_file_in_the_replay_viewer():
     form = re.search(r'<form class="open-record" action="./play.html" method="get">(.*?)</form>',
                      html, re.S).group(1)
     assert 'name="mode" value="replay"' in form and 'name="record"' in form
-    assert 'type="file"' in form and "棋譜を開く" in form and "Open a record" in form
+    assert 'type="file"' in form and "記録を開く" in form and "Open a record" in form
 
 
 @pytest.mark.parametrize("gid", GAMES)

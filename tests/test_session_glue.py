@@ -5,6 +5,7 @@ in a real Chromium's worker is test_browser_worker.py."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from pgui.session_glue import Session, make_table, parse_options, parse_query, query_lang
@@ -31,8 +32,12 @@ def test_options_are_matched_against_the_game_as_text():
     name, spec = next(iter(game.option_schema.items()))
     value = spec["values"][-1]
     assert parse_options(game, {name: str(value)}) == {name: value}
-    with pytest.raises(ValueError, match=name):
+    label = game.option_labels[name]["label"]
+    with pytest.raises(ValueError) as info:
         parse_options(game, {name: "no-such-value"})
+    for lang in ("en", "ja"):  # the option by the name players see, in their language
+        assert label[lang] in info.value.message(lang)
+        assert "no-such-value" in info.value.message(lang)
 
 
 def test_make_table_defaults_to_the_first_game_and_a_given_deal():
@@ -63,9 +68,17 @@ def test_a_bad_link_gets_a_readable_error_in_the_players_language():
     assert set(result) == {"error", "lang"}
     assert result["lang"] == "ja"
     assert result["error"].startswith("このリンクのゲーム・モード・オプションは存在しません")
-    assert "unknown game 'chess'" in result["error"]
+    assert "「chess」というゲームはありません" in result["error"]
     result = Session().open("mode=nobody", saved_lang="en")
-    assert "does not exist" in result["error"] and "nobody" in result["error"]
+    assert "does not exist" in result["error"] and "“nobody”" in result["error"]
+    # Every reason in the page's language, naming the value (no raw quotes or escapes).
+    for query in ("game=kiriai&seat=7", "game=kiriai&bot=huge", "game=kiriai&mode=replay&ply=x",
+                  "game=kiriai&mode=replay&controls=maybe", "game=kiriai&mode=nobody",
+                  "game=kiriai&battlefield=huge"):
+        text = Session().open(query + "&lang=ja")["error"]
+        words = re.sub(r"「[^」]*」|（[^）]*）|random|last|right|bottom", "", text)  # values
+        assert not re.search(r"[A-Za-z]{4,}", words), text
+        assert "'" not in text and "\\" not in text, text
 
 
 def test_glue_names_no_game():

@@ -48,7 +48,19 @@ def test_japanese_is_actually_translated():
 
 
 def _fields(text: str) -> set[str]:
+    text = i18n.PLURAL.sub(lambda m: "{" + m.group(1) + "}", text)  # {n|card|cards}: n
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def test_english_counts_agree_with_their_nouns_and_japanese_uses_its_own_colon():
+    assert t("cardia.ev.draw", "en", who="Player 1", n=1).endswith("draws 1 card.")
+    assert t("cardia.ev.draw", "en", who="Player 1", n=2).endswith("draws 2 cards.")
+    assert t("canosa.rings_n", "en", n=1) == "1 ring"
+    assert t("canosa.rings_n", "en", n=0) == "0 rings"
+    for key, entry in STRINGS.items():
+        assert "(s)" not in entry["en"], key
+        # A colon after Japanese text is the full-width one (：), as Japanese writes it.
+        assert not re.search(r"[\u3040-\u30ff\u4e00-\u9fff）」]:", entry["ja"]), key
 
 
 def test_placeholders_are_the_same_in_both_languages():

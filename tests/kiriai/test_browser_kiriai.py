@@ -209,7 +209,7 @@ def test_loading_progress_is_shown_before_python_is_ready(page: Page):
     page.route("**/pyodide.asm.wasm", slow)
     page.goto("/play.html?game=kiriai&mode=bot")
     expect(page.locator("#loading")).to_be_visible()
-    expect(page.locator("#loading")).to_contain_text("Starting Python")
+    expect(page.locator("#loading")).to_contain_text("Getting the game ready")
     page.wait_for_selector(READY)
     expect(page.locator("#loading")).to_be_hidden()
     assert seen and all(u.startswith("http://127.0.0.1") for u in seen)

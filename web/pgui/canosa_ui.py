@@ -44,8 +44,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "canosa.isle_tag": {"en": "{who}", "ja": "{who}の島"},
     "canosa.island_of": {"en": "{who}'s island", "ja": "{who}の島"},
     "canosa.siren_of": {"en": "{who}'s siren", "ja": "{who}のセイレーン"},
-    "canosa.rings_n": {"en": "{n} ring(s)", "ja": "リング{n}個"},
-    "canosa.sq_siren": {"en": "{who}'s siren, {n} ring(s)", "ja": "{who}のセイレーン、リング{n}個"},
+    "canosa.rings_n": {"en": "{n} {n|ring|rings}", "ja": "リング{n}個"},
+    "canosa.sq_siren": {"en": "{who}'s siren, {n} {n|ring|rings}", "ja": "{who}のセイレーン、リング{n}個"},
     "canosa.sq_sailor": {"en": "sailor, rings {rings} — controlled by {who}",
                          "ja": "船員、リング（下から）{rings} — {who}が支配"},
     "canosa.sq_sailor_bare": {"en": "sailor, no ring — controlled by nobody",
@@ -71,7 +71,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "canosa.on_island": {"en": "on her island", "ja": "島の上"},
     "canosa.left_island": {"en": "left her island", "ja": "島を離れた"},
     "canosa.panel_label": {
-        "en": "{who}: {scored} sailor(s) scored of 4, siren holds {rings} ring(s), {out} ring(s) "
+        "en": "{who}: {scored} of 4 sailors scored, siren holds {rings} {rings|ring|rings}, {out} {out|ring|rings} "
               "out of the game",
         "ja": "{who}：得点した船員{scored}/4、セイレーンのリング{rings}個、除外されたリング{out}個"},
     "canosa.turn_info": {"en": "Turn {n} · {who} to move · actions left: {k}",
@@ -80,7 +80,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "canosa.layout": {"en": "Board: {name}", "ja": "盤：{name}"},
     # Prompts.
     "canosa.prompt_pick": {
-        "en": "{who}: choose your siren or one of your sailors ({k} action(s) left this turn).",
+        "en": "{who}: choose your siren or one of your sailors ({k} {k|action|actions} left this turn).",
         "ja": "{who}：自分のセイレーンか船員を選んでください（この手番の残り行動{k}）。"},
     "canosa.prompt_siren": {
         "en": "{who}: your siren is selected. Choose a highlighted square: move there, "

@@ -113,7 +113,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "cardia.ongoing": {"en": "Ongoing", "ja": "持続"},
     "cardia.instant": {"en": "Instant", "ja": "即時"},
     "cardia.token_on": {"en": "ongoing token: in force", "ja": "持続トークン：効果中"},
-    "cardia.signet_on": {"en": "{n} signet(s)", "ja": "シグネット{n}個"},
+    "cardia.signet_on": {"en": "{n} {n|signet|signets}", "ja": "シグネット{n}個"},
     "cardia.wins_enc": {"en": "wins", "ja": "勝ち"},
     "cardia.tie": {"en": "tie", "ja": "引き分け"},
     "cardia.changed": {"en": "signets moved", "ja": "シグネット移動"},
@@ -192,9 +192,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "cardia.prompt.elemental_card": {
         "en": "{who}: Elemental: discard an instant card from your hand; its ability works as this card.",
         "ja": "{who}：エレメンタル：手札の即時効果カードを1枚捨てると、その能力をこのカードで使います。"},
-    "cardia.prompt.discard": {"en": "{who}: {why}: discard {n} more card(s) of your choice.",
+    "cardia.prompt.discard": {"en": "{who}: {why}: discard {n} more {n|card|cards} of your choice.",
                               "ja": "{who}：{why}：手札からあと{n}枚選んで捨ててください。"},
-    "cardia.prompt.successor_keep": {"en": "{who}: Successor: choose {n} more card(s) to keep; the rest are discarded.",
+    "cardia.prompt.successor_keep": {"en": "{who}: Successor: choose {n} more {n|card|cards} to keep; the rest are discarded.",
                                      "ja": "{who}：後継：残すカードをあと{n}枚選んでください。残りは捨て札になります。"},
     "cardia.prompt.scrapyard_under": {"en": "{who}: Scrapyard: put one hand card under your deck.",
                                       "ja": "{who}：スクラップヤード：手札1枚を山札の下に置いてください。"},
@@ -205,7 +205,7 @@ STRINGS: dict[str, dict[str, str]] = {
     # Log lines
     "cardia.ev.round": {"en": "— Round {n} (rounds won {a}–{b}) —", "ja": "― ラウンド {n}（勝利数 {a}–{b}）―"},
     "cardia.ev.deal_seen": {"en": "{who} is dealt {cards}.", "ja": "{who}に配られたカード：{cards}。"},
-    "cardia.ev.deal": {"en": "{who} is dealt {n} cards.", "ja": "{who}に{n}枚配られた。"},
+    "cardia.ev.deal": {"en": "{who} is dealt {n} {n|card|cards}.", "ja": "{who}に{n}枚配られた。"},
     "cardia.ev.place_up": {"en": "{who} places {card} face up (encounter {e}).",
                            "ja": "{who}は「{card}」を表向きで出した（戦闘{e}）。"},
     "cardia.ev.place_seen": {"en": "{who} places {card} face down (encounter {e}).",
@@ -253,7 +253,7 @@ STRINGS: dict[str, dict[str, str]] = {
                               "ja": "{cards}が場から{who}の捨て札へ。"},
     "cardia.ev.draw_seen": {"en": "{who} draws {cards}.", "ja": "{who}は{cards}を引いた。"},
     "cardia.ev.draw_none": {"en": "{who} has no card left to draw.", "ja": "{who}は引けるカードがない。"},
-    "cardia.ev.draw": {"en": "{who} draws {n} card(s).", "ja": "{who}は{n}枚引いた。"},
+    "cardia.ev.draw": {"en": "{who} draws {n} {n|card|cards}.", "ja": "{who}は{n}枚引いた。"},
     "cardia.ev.under_seen": {"en": "{who} puts {card} under the deck.", "ja": "{who}は「{card}」を山札の下に置いた。"},
     "cardia.ev.under": {"en": "{who} puts a card under the deck.", "ja": "{who}はカードを1枚山札の下に置いた。"},
     "cardia.ev.decline": {"en": "{who} declines to discard.", "ja": "{who}はカードを捨てなかった。"},
@@ -496,7 +496,7 @@ def describe(event: dict[str, Any], lang: str, view: dict[str, Any] | None = Non
     >>> describe({"t": "colour", "p": 1, "colour": "R", "ability": "ambusher"}, "en")
     'Player 2 names Red (Guild).'
     >>> describe({"t": "draw", "p": 0, "n": 2, "why": "finish"}, "en")
-    'Player 1 draws 2 card(s).'
+    'Player 1 draws 2 cards.'
     """
     deck = _deck(view)
     kind = event["t"]

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import html
+import re
 
 LANGS = ("en", "ja")
 
@@ -21,7 +22,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lang_switch_label": {"en": "Switch language to Japanese", "ja": "英語に切り替える"},
     "play": {"en": "Play", "ja": "プレイ"},
     "embed_description": {"en": "A board game record you can step through",
-                          "ja": "一手ずつたどれるボードゲームの棋譜"},
+                          "ja": "一手ずつたどれるボードゲームの記録"},
     "coming_soon": {"en": "Coming soon", "ja": "近日公開"},
     "mode": {"en": "Mode", "ja": "モード"},
     "mode_bot": {"en": "vs bot", "ja": "ボットと対戦"},
@@ -30,21 +31,21 @@ STRINGS: dict[str, dict[str, str]] = {
     "level_easy": {"en": "Easy", "ja": "やさしい"},
     "level_normal": {"en": "Normal", "ja": "ふつう"},
     "level_strong": {"en": "Strong", "ja": "つよい"},
-    "your_seat": {"en": "You play", "ja": "あなたの手番"},
+    "your_seat": {"en": "You play", "ja": "あなたの席"},
     "seat_0": {"en": "First player", "ja": "先手（1人目）"},
     "seat_1": {"en": "Second player", "ja": "後手（2人目）"},
     "seat_random": {"en": "Random", "ja": "ランダム"},
     "mode_link": {"en": "Play a friend (send a link)", "ja": "友だちと対戦（リンクを送る）"},
     "mode_hotseat": {"en": "Pass and play (2 players, one device)",
-                     "ja": "ホットシート（1台を2人で交代）"},
-    "players_n": {"en": "{n} players", "ja": "{n}人"},
+                     "ja": "1台で交代（2人で1台を渡しながら）"},
+    "players_n": {"en": "{n} {n|player|players}", "ja": "{n}人"},
     "players_range": {"en": "{a}–{b} players", "ja": "{a}〜{b}人"},
     "lobby": {"en": "Games", "ja": "ゲーム一覧"},
     "back_to_lobby": {"en": "Back to games", "ja": "ゲーム一覧へ"},
-    "loading_python": {"en": "Starting Python in your browser…",
-                       "ja": "ブラウザでPythonを起動しています…"},
+    "loading_python": {"en": "Getting the game ready…", "ja": "ゲームを準備しています…"},
     "bad_link": {"en": "This link names a game, mode or option that does not exist.",
                  "ja": "このリンクのゲーム・モード・オプションは存在しません。"},
+    "bad_link_other": {"en": "This link cannot be opened.", "ja": "このリンクは開けません。"},
     "load_failed": {"en": "The game could not start.", "ja": "ゲームを開始できませんでした。"},
     "reload": {"en": "Reload", "ja": "再読み込み"},
     "rules": {"en": "Rules summary", "ja": "ルール概要"},
@@ -63,15 +64,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "how_to_play": {"en": "How to play", "ja": "遊び方"},
     "how_to_play_label": {"en": "How to play {game} (rules with live boards)",
                           "ja": "{game}の遊び方（動く盤面つきのルール説明）"},
-    "loading_hint": {"en": "Python is loading in the background so your table opens fast.",
-                     "ja": "テーブルがすぐ開くよう、裏でPythonを読み込んでいます。"},
+    "loading_hint": {"en": "The games load in the background so your table opens fast.",
+                     "ja": "テーブルがすぐ開くよう、裏でゲームを読み込んでいます。"},
     "offline_note": {"en": "Everything runs in this page; nothing is sent anywhere.",
                      "ja": "すべてこのページ内で動作し、どこにも送信されません。"},
     "you_win": {"en": "You win!", "ja": "あなたの勝ち！"},
     "you_lose": {"en": "You lose.", "ja": "あなたの負け。"},
     "wins": {"en": "{who} wins!", "ja": "{who}の勝ち！"},
     "draw": {"en": "Draw.", "ja": "引き分け。"},
-    "error": {"en": "Error: {msg}", "ja": "エラー: {msg}"},
+    "error": {"en": "Error: {msg}", "ja": "エラー：{msg}"},
     "waiting_for": {"en": "Waiting for {who}…", "ja": "{who}を待っています…"},
     "handover_title": {"en": "Pass the device to {who}", "ja": "{who}に端末を渡してください"},
     "handover_body": {"en": "Only {who} should look now: the next screen shows {who}'s hand.",
@@ -83,10 +84,33 @@ STRINGS: dict[str, dict[str, str]] = {
               "ja": "このゲームにはJavaScriptとWebAssemblyが必要です。"},
     # Load progress while the Python worker starts (glue.js shows one stage at a time).
     "load_stage_page": {"en": "Preparing the page…", "ja": "ページを準備しています…"},
-    "load_stage_runtime": {"en": "Loading the Python runtime (Pyodide)…",
-                           "ja": "Python実行環境（Pyodide）を読み込んでいます…"},
+    "load_stage_runtime": {"en": "Loading the game engine…",
+                           "ja": "ゲームエンジンを読み込んでいます…"},
     "load_stage_games": {"en": "Loading the games…", "ja": "ゲームを読み込んでいます…"},
     "load_stage_ready": {"en": "Ready.", "ja": "準備完了。"},
+    # What is wrong with a link (LinkProblem): each names the actual problem.
+    "problem.game": {"en": "There is no game called “{value}”.",
+                     "ja": "「{value}」というゲームはありません。"},
+    "problem.mode": {"en": "“{value}” is not a way to play here.",
+                     "ja": "「{value}」という遊び方はありません。"},
+    "problem.option": {"en": "The option “{name}” cannot be “{value}”.",
+                       "ja": "オプション「{name}」に「{value}」は指定できません。"},
+    "problem.bot": {"en": "There is no bot level “{value}” (easy, normal or strong).",
+                    "ja": "ボットの強さに「{value}」はありません（easy・normal・strong）。"},
+    "problem.seat": {"en": "The seat must be 0, 1 or random, not “{value}”.",
+                     "ja": "席は0・1・randomのどれかです（「{value}」は指定できません）。"},
+    "problem.switch": {"en": "“{name}” must be on or off, not “{value}”.",
+                       "ja": "「{name}」はonかoffです（「{value}」は指定できません）。"},
+    "problem.other_game": {"en": "This record is a game of {named}, not of {game}.",
+                           "ja": "この記録は{game}ではなく{named}の対局です。"},
+    "problem.ply": {"en": "This record has {total} {total|move|moves}: there is no move {ply}.",
+                    "ja": "この記録は{total}手までです。{ply}手目はありません。"},
+    "problem.ply_text": {"en": "The move number must be a number or “last”, not “{value}”.",
+                         "ja": "手数は数字か「last」です（「{value}」は指定できません）。"},
+    "problem.perspective": {"en": "“{value}” is not a seat of this game, a spectator or open.",
+                            "ja": "「{value}」はこのゲームの席でも観戦・全公開でもありません。"},
+    "problem.moves": {"en": "The move list can be right, bottom or off, not “{value}”.",
+                      "ja": "手の一覧はright・bottom・offのどれかです（「{value}」は指定できません）。"},
     # -- Kiri-ai and every other game: their strings live in pgui/<id>_ui.py (STRINGS)
     # and join this table through register().
 }
@@ -100,11 +124,40 @@ def register(strings: dict[str, dict[str, str]]) -> None:
         STRINGS[key] = entry
 
 
+#: ``{n|card|cards}`` in a string: the singular when the argument ``n`` is 1, else the plural.
+PLURAL = re.compile(r"\{(\w+)\|([^{}|]*)\|([^{}|]*)\}")
+
+
 def t(key: str, lang: str, **kwargs: object) -> str:
-    """The text for ``key`` in ``lang`` (English if the language is unknown), formatted."""
+    """The text for ``key`` in ``lang`` (English if the language is unknown), formatted.
+
+    >>> t("players_n", "en", n=1), t("players_n", "en", n=2)
+    ('1 player', '2 players')
+    """
     entry = STRINGS[key]
     text = entry.get(lang) or entry["en"]
+    if kwargs and "|" in text:
+        text = PLURAL.sub(lambda m: m.group(2) if kwargs.get(m.group(1)) == 1 else m.group(3),
+                          text)
     return text.format(**kwargs) if kwargs else text
+
+
+class LinkProblem(ValueError):
+    """What is wrong with a link's query, said in the player's language
+    (``problem.<code>`` in :data:`STRINGS`).
+
+    >>> LinkProblem("seat", value="7").message("en")
+    'The seat must be 0, 1 or random, not “7”.'
+    """
+
+    def __init__(self, code: str, **values: object) -> None:
+        self.code, self.values = code, values
+        super().__init__(self.message("en"))
+
+    def message(self, lang: str) -> str:
+        values = {k: (v.get(lang, v.get("en")) if isinstance(v, dict) else v)
+                  for k, v in self.values.items()}
+        return t(f"problem.{self.code}", lang, **values)
 
 
 def esc(text: object) -> str:

@@ -118,7 +118,10 @@ SAVED_SCRIPT = """
       var s = document.createElement("span");
       s.lang = lang;
       s.className = "l-" + lang;
-      s.textContent = String(texts[lang]).replace("{n}", n);
+      s.textContent = String(texts[lang])  // {n|move|moves}: as pgui.i18n.t does
+        .replace(/\\{(\\w+)\\|([^{}|]*)\\|([^{}|]*)\\}/g, function (m, k, one, other) {
+          return n === 1 ? one : other;
+        }).replace("{n}", n);
       frag.appendChild(s);
     });
     return frag;

@@ -38,7 +38,7 @@ from urllib.parse import urlencode
 import pygames
 from pygames.bots import SearchBot
 
-from .i18n import LANGS, esc, register, t
+from .i18n import LANGS, LinkProblem, esc, register, t
 from .table import Table
 
 OPEN = "open"
@@ -47,7 +47,7 @@ MOVES = ("off", "right", "bottom")
 SPEEDS = (300, 900, 2000)  # autoplay: ms per move (and per reveal step)
 
 STRINGS: dict[str, dict[str, str]] = {
-    "replay.title": {"en": "{game}: replay", "ja": "{game}：棋譜再生"},
+    "replay.title": {"en": "{game}: replay", "ja": "{game}：記録の再生"},
     "replay.first": {"en": "First move", "ja": "最初へ"},
     "replay.prev": {"en": "Previous move", "ja": "1手戻る"},
     "replay.next": {"en": "Next move", "ja": "1手進む"},
@@ -67,6 +67,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "replay.seen_spectator": {"en": "Seen by a spectator", "ja": "観戦者の視点"},
     "replay.seen_open": {"en": "Everything open", "ja": "すべて公開"},
     "replay.seen": {"en": "Seen by", "ja": "視点"},
+    "replay.seen_colon": {"en": "Seen by:", "ja": "視点："},
     "replay.as_spectator": {"en": "Spectator", "ja": "観戦者"},
     "replay.as_open": {"en": "All open", "ja": "すべて公開"},
     "replay.open_unfinished": {
@@ -75,13 +76,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "replay.play_on": {"en": "Play on from here:", "ja": "ここから続きを遊ぶ："},
     "replay.vs_bot": {"en": "vs bot", "ja": "ボットと"},
     "replay.both": {"en": "as both sides", "ja": "1人で両方"},
-    "replay.back": {"en": "Back to the game (move {n})", "ja": "元の棋譜に戻る（{n}手目）"},
-    "replay.playing_on": {"en": "Playing on from move {n}: {k} moves of yours so far.",
+    "replay.back": {"en": "Back to the game (move {n})", "ja": "元の記録に戻る（{n}手目）"},
+    "replay.playing_on": {"en": "Playing on from move {n}: {k} {k|move|moves} of yours so far.",
                           "ja": "{n}手目から続きを遊んでいます（ここまで{k}手）。"},
     "replay.open_app": {"en": "Open in pygames", "ja": "pygamesで開く"},
     "replay.result": {"en": "Result: {what}", "ja": "結果：{what}"},
     "replay.bad_record": {"en": "This record cannot be shown: {why}",
-                          "ja": "この棋譜は表示できません：{why}"},
+                          "ja": "この記録は表示できません：{why}"},
 }
 register(STRINGS)
 
@@ -93,15 +94,15 @@ def parse_ply(text: str | None, total: int) -> int:
     (9, 4, 9)
     >>> parse_ply("40", 9)
     Traceback (most recent call last):
-    ValueError: ply 40 is past the end of this record (9 moves)
+    pgui.i18n.LinkProblem: This record has 9 moves: there is no move 40.
     """
     if text is None or text == "" or text == "last":
         return total
     if not text.isdigit():
-        raise ValueError(f"ply must be a move number or last, not {text!r}")
+        raise LinkProblem("ply_text", value=text)
     ply = int(text)
     if ply > total:
-        raise ValueError(f"ply {ply} is past the end of this record ({total} moves)")
+        raise LinkProblem("ply", ply=ply, total=total)
     return ply
 
 
@@ -127,10 +128,9 @@ class ReplayTable(Table):
         self.make = make
         if perspective not in (SPECTATOR, OPEN) and perspective not in range(
                 record.get("players", 2)):
-            raise ValueError(f"perspective must be a seat number, spectator or open, "
-                             f"not {perspective!r}")
+            raise LinkProblem("perspective", value=perspective)
         if moves not in MOVES:
-            raise ValueError(f"moves must be one of {', '.join(MOVES)}, not {moves!r}")
+            raise LinkProblem("moves", value=moves)
         self.perspective = perspective
         self.controls, self.moves, self.interactive = controls, moves, interactive
         self.embed, self.source = embed, dict(source or {})
@@ -443,7 +443,7 @@ class ReplayTable(Table):
             f'{esc(self.ui.who(p, lang) if isinstance(p, int) else t(f"replay.as_{p}", lang))}'
             f'</button>' for p in self.perspectives())
         parts.append(f'<span class="seen" role="group" aria-label="{esc(t("replay.seen", lang))}">'
-                     f'<span aria-hidden="true">{esc(t("replay.seen", lang))}:</span> {seen}</span>')
+                     f'<span aria-hidden="true">{esc(t("replay.seen_colon", lang))}</span> {seen}</span>')
         keys = ('{"ArrowLeft": "replay:prev", "ArrowRight": "replay:next", '
                 '"Home": "replay:first", "End": "replay:last"}')
         return (f'<div class="replay-bar" role="group" data-keys="{esc(keys)}" '

@@ -73,7 +73,7 @@ STRINGS = {
     "saved_games": {"en": "Your games on this device", "ja": "この端末の対局"},
     "saved_in_progress": {"en": "In progress", "ja": "対局中"},
     "saved_finished": {"en": "Finished", "ja": "終局"},
-    "saved_moves": {"en": "{n} moves", "ja": "{n}手"},
+    "saved_moves": {"en": "{n} {n|move|moves}", "ja": "{n}手"},
     "saved_continue": {"en": "Continue", "ja": "続きから"},
     "saved_replay": {"en": "Replay", "ja": "再生"},
     "saved_delete": {"en": "Delete", "ja": "削除"},

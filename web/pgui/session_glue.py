@@ -35,7 +35,7 @@ import pygames
 from pygames.bots import LEVELS
 
 from . import saved
-from .i18n import pick_lang, t
+from .i18n import LinkProblem, pick_lang, t
 from .table import MODES, Table
 
 if TYPE_CHECKING:
@@ -130,7 +130,8 @@ def parse_options(game: pygames.Game, params: dict[str, str]) -> dict[str, Any]:
         raw = params[name]
         matches = [v for v in spec.get("values", []) if str(v) == raw]
         if not matches:
-            raise ValueError(f"option {name!r} cannot be {raw!r}")
+            label = game.option_labels.get(name, {}).get("label") or name
+            raise LinkProblem("option", name=label, value=raw)
         options[name] = matches[0]
     return options
 
@@ -155,7 +156,9 @@ def make_table(query: str, *, saved_lang: str | None = None, nav_lang: str | Non
     mode = params.get("mode") or "bot"
     if mode == "replay":
         return make_replay(params, lang=lang, speed=speed, seed=seed, page=page)
-    game = pygames.get_game(params.get("game") or pygames.game_ids()[0])
+    if mode not in (*MODES, *LINK_MODES):
+        raise LinkProblem("mode", value=mode)
+    game = _game(params.get("game") or pygames.game_ids()[0])
     if mode in LINK_MODES:
         from .link import LinkTable
 
@@ -167,10 +170,10 @@ def make_table(query: str, *, saved_lang: str | None = None, nav_lang: str | Non
         deal = seed if seed is not None else random.randrange(2**31)
     level = params.get("bot") or "normal"
     if level not in LEVELS:
-        raise ValueError(f"bot {level!r} is not one of {', '.join(LEVELS)}")
+        raise LinkProblem("bot", value=level)
     seat_text = params.get("seat") or "0"
     if seat_text not in ("0", "1", "random"):
-        raise ValueError(f"seat {seat_text!r} is not 0, 1 or random")
+        raise LinkProblem("seat", value=seat_text)
     seat: int | str = seat_text if seat_text == "random" else int(seat_text)
     table = Table(game.id, mode=mode, seed=deal, level=level, seat=seat, slices=True,
                   options=parse_options(game, params), lang=lang,
@@ -179,12 +182,18 @@ def make_table(query: str, *, saved_lang: str | None = None, nav_lang: str | Non
     return table
 
 
+def _game(game_id: str) -> pygames.Game:
+    if game_id not in pygames.game_ids():
+        raise LinkProblem("game", value=game_id)
+    return pygames.get_game(game_id)
+
+
 def _switch(params: dict[str, str], name: str, default: bool) -> bool:
     value = params.get(name)
     if value in (None, ""):
         return default
     if value not in ("on", "off", "1", "0", "true", "false"):
-        raise ValueError(f"{name} must be on or off, not {value!r}")
+        raise LinkProblem("switch", name=name, value=value)
     return value in ("on", "1", "true")
 
 
@@ -213,7 +222,7 @@ def make_replay(params: dict[str, str], *, lang: str, speed: int | None = None,
         source = {"record": params["record"]}
     elif params.get("position"):
         game_id, kwargs = records.position_from_string(params["position"])
-        game = pygames.get_game(game_id)
+        game = _game(game_id)
         make = lambda: game.from_position(**kwargs)  # noqa: E731
         source = {"position": params["position"]}
     named = params.get("game")
@@ -222,17 +231,17 @@ def make_replay(params: dict[str, str], *, lang: str, speed: int | None = None,
     elif make is None:
         game_id = named or pygames.game_ids()[0]
         deal = _number(params.get("seed"))
-        game = pygames.get_game(game_id)
+        game = _game(game_id)
         record = game.new_game(seed=deal if deal is not None else (
             seed if seed is not None else random.randrange(2**31))).record()
         source = {"record": records.to_string(record)}
     if named and named != game_id:
-        raise ValueError(f"this record is for {game_id}, not {named}")
+        raise LinkProblem("other_game", named=_game(game_id).names, game=_game(named).names)
     text = params.get("perspective") or "spectator"
     perspective: int | str = int(text) if text.isdigit() else text
     level = params.get("bot") or "normal"
     if level not in LEVELS:
-        raise ValueError(f"bot {level!r} is not one of {', '.join(LEVELS)}")
+        raise LinkProblem("bot", value=level)
     return ReplayTable(game_id, record=record, make=make, lang=lang,
                        speed=DEFAULT_SPEED if speed is None else speed,
                        ply=params.get("ply") or "last", perspective=perspective,
@@ -264,11 +273,19 @@ class Session:
                                     fragment=fragment, stored=stored, page=page)
         except (ValueError, KeyError) as exc:
             lang = query_lang(parse_query(query), saved_lang, nav_lang)
+            if isinstance(exc, LinkProblem):
+                if exc.code in ("ply", "ply_text", "other_game", "perspective", "moves"):
+                    return {"error": t("replay.bad_record", lang, why=exc.message(lang)),
+                            "lang": lang}
+                head = "bad_link" if exc.code in ("game", "mode", "option") else "bad_link_other"
+                return {"error": f"{t(head, lang)}\n{exc.message(lang)}", "lang": lang}
             if hasattr(exc, "message") and hasattr(exc, "code"):  # pygames.records.RecordError
                 return {"error": t("replay.bad_record", lang, why=exc.message(lang)),
                         "lang": lang}
-            detail = str(exc).strip("'\"")  # KeyError quotes its message
-            return {"error": f"{t('bad_link', lang)}\n({detail})", "lang": lang}
+            # Anything else comes from deeper down, in English: shown only to English readers.
+            detail = str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc)
+            extra = f"\n({detail})" if lang == "en" and detail else ""
+            return {"error": f"{t('bad_link', lang)}{extra}", "lang": lang}
         return self.result()
 
     def _resume(self, query: str, params: dict[str, str], saved_lang: str | None,
