@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers.browser import READY, axe_problems, click_some
+from helpers.browser import PHONE, READY, axe_problems, click_some, small_targets
 from playwright.sync_api import Page
 
 import pygames
@@ -23,10 +23,15 @@ import pygames
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_lobby_has_no_serious_accessibility_violation(page: Page, lang):
+    """English on a desktop, Japanese on a phone, where every tap target is 44 px."""
+    if lang == "ja":
+        page.set_viewport_size(PHONE)
     page.goto(f"/index.html?lang={lang}")
     page.wait_for_selector(READY)
     page.locator("details.options summary").first.click()
     assert axe_problems(page) == []
+    if lang == "ja":
+        assert small_targets(page) == []
 
 
 @pytest.mark.parametrize("gid", pygames.game_ids())
@@ -36,14 +41,24 @@ def test_tables_have_no_serious_accessibility_violation(page: Page, gid, mode):
     and the final board are checked at the end of each game's whole game vs the bot
     (test_browser_worker), the link-play pages in test_browser_link's whole games."""
     lang = "ja" if mode == "hotseat" else "en"
+    phone = mode == "hotseat"  # pass and play in Japanese on a phone: 44 px tap targets
+    if phone:
+        page.set_viewport_size(PHONE)
     page.goto(f"/play.html?game={gid}&mode={mode}&lang={lang}&seed=5&speed=0")
     page.wait_for_selector(READY)
     assert axe_problems(page) == [], "at the start"
+    if phone:
+        assert small_targets(page) == [], "at the start"
     click_some(page, random.Random(5), 12)
     assert axe_problems(page) == [], "mid-game"
+    if phone:
+        page.evaluate("document.querySelectorAll('#app details').forEach(d => d.open = true)")
+        assert small_targets(page) == [], "mid-game, every panel open"
 
 
 def test_error_screen_has_no_serious_accessibility_violation(page: Page):
+    page.set_viewport_size(PHONE)
     page.goto("/play.html?game=nosuchgame&lang=en")
     page.wait_for_selector('html[data-failed="true"]')
     assert axe_problems(page) == []
+    assert small_targets(page) == []

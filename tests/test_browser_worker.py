@@ -17,11 +17,13 @@ import pytest
 from helpers.browser import (
     LIMIT_MS,
     LONG_TASKS,
+    PHONE,
     READY,
     assert_the_probe_sees_a_long_task,
     axe_problems,
     click_some,
     long_tasks,
+    status_in_view,
 )
 from helpers.kiriai_pages import open_lobby
 from playwright.sync_api import Page, expect
@@ -32,13 +34,16 @@ from tools import relay
 
 @pytest.mark.parametrize("gid", pygames.game_ids())
 def test_no_long_task_from_a_table_link_through_a_whole_game(page: Page, page_errors, gid):
-    """Every game's whole game vs the bot in the browser: no long task from the link to the
-    game-over screen; then (axe's own work is a long task) that screen and the final board
-    reviewed after it pass axe-core (test_browser_a11y has the table's other states)."""
+    """Every game's whole game vs the bot on a phone: no long task from the link to the
+    game-over screen, and before every click the status line is on screen; then (axe's own
+    work is a long task) that screen and the final board reviewed after it pass axe-core
+    (test_browser_a11y has the table's other states)."""
+    page.set_viewport_size(PHONE)
     page.add_init_script(LONG_TASKS)
     page.goto(f"/play.html?game={gid}&mode=bot&seed=11&speed=20&lang=en")
     page.wait_for_selector(READY)
-    click_some(page, random.Random(11), 3_000)  # every game, played by clicking to the end
+    # Every game, played by clicking to the end.
+    click_some(page, random.Random(11), 3_000, check=status_in_view)
     expect(page.locator(".overlay.gameover")).to_be_visible()
     tasks = long_tasks(page)
     assert not [t for t in tasks if t > LIMIT_MS], f"main-thread tasks (ms): {tasks}"

@@ -77,7 +77,7 @@ def test_a_bad_link_is_explained_in_a_fresh_worker():
     ja, en, link = json.loads(out.stdout.strip().splitlines()[-1])
     assert "表示できません" in ja and "Traceback" not in ja
     assert "cannot" in en.lower() or "can't" in en.lower(), en
-    assert "deck" in link
+    assert "「デッキ」" in link and "「IX」" in link  # the option by its name, in Japanese
 
 
 def test_the_link_modes_are_the_link_tables():

@@ -49,8 +49,13 @@ def click_to_end(table: Table, rng: random.Random, max_clicks: int = 20_000) -> 
             continue
         if table.over:
             return n
-        cmds = [c for c in enabled_commands(table.html()) if not c.startswith(NOT_PLAY)]
+        html = table.html()
+        cmds = [c for c in enabled_commands(html) if not c.startswith(NOT_PLAY)]
         assert cmds, "a player must act but the screen offers no button"
+        # The one status line (the shell pins it in view) says what to do now.
+        status = re.findall(r"<[a-z]+ [^>]*\bdata-status\b[^>]*>(.*?)</", html, re.S)
+        assert len(status) == 1, "no status line, or more than one"
+        assert status[0].strip() or 'class="overlay handover"' in html, "an empty status line"
         confirms = [c for c in cmds if c == "confirm"]
         table.command(confirms[0] if confirms and rng.random() < 0.7 else rng.choice(cmds))
     raise AssertionError("the game did not end by clicking")

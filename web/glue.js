@@ -196,7 +196,8 @@
           app.querySelector(".main button[data-cmd]:not([disabled])");  // any game's table
       }
     }
-    if (target) target.focus();
+    // Focus never scrolls: the status line and a reveal stay where the player sees them.
+    if (target) target.focus({ preventScroll: !target.closest(".overlay") });
   }
 
   // A replay: keep the move on screen in view inside its list, also when the page (an

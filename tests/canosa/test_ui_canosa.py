@@ -169,7 +169,7 @@ def test_selecting_a_piece_highlights_exactly_its_legal_actions():
 def test_a_move_by_two_clicks_then_the_bot_answers():
     table = Table("canosa", mode="bot", seed=2, speed=0, lang="en")
     html = table.html()
-    assert "Gold: choose your siren or one of your sailors (1 action(s) left" in \
+    assert "Gold: choose your siren or one of your sailors (1 action left" in \
         htmllib.unescape(html)
     click(table, "sq:a1")  # Gold's siren, on her island
     html = table.html()
@@ -337,9 +337,9 @@ def test_squares_name_their_content_and_the_islands_in_both_languages():
     table.command("handover-ok")
     html = table.html()
     a1 = square_button(html, "a1")["aria-label"]
-    assert a1.startswith("a1: Gold's siren, 2 ring(s)") and "Gold's island" in a1
+    assert a1.startswith("a1: Gold's siren, 2 rings") and "Gold's island" in a1
     assert square_button(html, "a1")["aria-pressed"] == "false"
-    assert square_button(html, "f6")["aria-label"].startswith("f6: Silver's siren, 2 ring(s)")
+    assert square_button(html, "f6")["aria-label"].startswith("f6: Silver's siren, 2 rings")
     assert square_button(html, "f2")["aria-label"] == "f2: sailor, rings Gold — controlled by Gold"
     assert square_button(html, "b1")["aria-label"] == "b1: empty"
     assert "disabled" in square_button(html, "b1")

@@ -113,7 +113,7 @@ def test_cards_show_influence_modifiers_tokens_and_signets():
             "signets": 2, "face_up": True}
     face = cardia_ui._card_face(deck, card, "en")
     assert 'data-influence="14"' in face and ">+7<" in face and "●●" in face
-    assert "Palace Guard" in face and "influence 14" in face and "2 signet(s)" in face
+    assert "Palace Guard" in face and "influence 14" in face and "2 signets" in face
     judge = cardia_ui._card_face(deck, {"value": 8, "ongoing": True, "signets": 0,
                                         "modifiers": 0, "influence": 8}, "ja")
     assert "裁判官" in judge and "持続" in judge and "◉" in judge

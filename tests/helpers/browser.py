@@ -5,6 +5,7 @@ games in its storage."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -71,15 +72,18 @@ def playable(buttons, not_play: tuple[str, ...] = BROWSER_NOT_PLAY
     return cmds, [c for c, t in offered if t and c in cmds]
 
 
-def click_some(page: Page, rng: random.Random, clicks: int) -> None:
+def click_some(page: Page, rng: random.Random, clicks: int,
+               check: Callable[[Page], None] | None = None) -> None:
     """Play by clicking enabled buttons on the settled table, the way a player would: one
     who confirms what is picked, plays a highlighted square once a piece is picked, and
-    rarely takes anything back."""
+    rarely takes anything back. ``check``: called on each settled table before a click."""
     settled = page.locator('#app[data-animating="false"]')
     for _ in range(clicks):
         settled.wait_for()  # not mid-playback, and no click on its way to Python
         if page.locator('#app[data-over="true"]').count():
             return
+        if check is not None:
+            check(page)
         cmds, targets = playable(page.locator("#app button[data-cmd]:not([disabled])"))
         if not cmds:
             continue
@@ -104,12 +108,55 @@ def axe_problems(page: Page) -> list[str]:
     assert AXE.is_file(), "axe-core missing: run `npm ci` (python build.py test does)"
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("""async () => {
-        const r = await axe.run(document, {resultTypes: ["violations"]});
+        const r = await axe.run(document, {resultTypes: ["violations"],
+            rules: {"target-size": {enabled: true}}});  // WCAG 2.2 (off by default)
         return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
             nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}));
     }""")
     return [f"{v['impact']} {v['id']}: {v['help']} at {v['nodes']}" for v in result
             if v["impact"] in ("serious", "critical")]
+
+
+#: Every visible tap target smaller than 44 × 44 px: buttons, links set apart from text
+#: (buttons, the header's, "How to play"), disclosure toggles, form fields and the label
+#: rows of radio buttons (a radio's target is its whole row).
+SMALL_TARGETS = """() => {
+  const out = [];
+  const sel = "button, a.button, .bar a, a.how-to-play, summary, select, label.choice, "
+    + "input:not([type=hidden]):not([type=radio]):not([type=checkbox])";
+  for (const el of document.querySelectorAll(sel)) {
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || el.closest("[hidden], [aria-hidden=true]")) continue;
+    if (getComputedStyle(el).visibility === "hidden") continue;
+    if (r.width < 43.5 || r.height < 43.5) {
+      const text = (el.textContent || el.getAttribute("aria-label") || "").trim().slice(0, 24);
+      out.push(`${el.tagName.toLowerCase()}.${el.className} "${text}" `
+               + `${Math.round(r.width)}x${Math.round(r.height)}`);
+    }
+  }
+  return out;
+}"""
+#: A phone's screen (CSS pixels), as the issue's players held it.
+PHONE = {"width": 390, "height": 844}
+
+#: Where the status line is, if it is drawn: null, or whether it is inside the viewport.
+STATUS_IN_VIEW = """() => {
+  const el = document.querySelector("#app [data-status]");
+  if (!el || document.querySelector("#app .overlay")) return null;
+  const r = el.getBoundingClientRect();
+  return r.top >= 0 && r.bottom <= innerHeight && r.height > 0;
+}"""
+
+
+def status_in_view(page: Page) -> None:
+    """The table's status line (``[data-status]``) is on screen (any overlay aside)."""
+    assert page.evaluate(STATUS_IN_VIEW) is not False, (
+        "the status line is off screen: " + page.locator("#app [data-status]").inner_text())
+
+
+def small_targets(page: Page) -> list[str]:
+    """The page's tap targets under 44 × 44 px as it is now (:data:`SMALL_TARGETS`)."""
+    return page.evaluate(SMALL_TARGETS)
 
 
 # --------------------------------------------------------------------------- long tasks

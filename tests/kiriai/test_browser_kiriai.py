@@ -190,13 +190,13 @@ def test_bad_table_url_gets_a_readable_error(page: Page, page_errors):
     page.goto("/play.html?game=chess")
     box = page.locator("#load-error")
     expect(box).to_be_visible()
-    expect(box).to_contain_text("unknown game 'chess'")
-    expect(box).to_contain_text("kiriai")
+    expect(box).to_contain_text("There is no game called “chess”")
+    expect(box).to_contain_text("Kiri-ai")  # the games there are
     expect(box).to_contain_text("does not exist")
     page.goto("/play.html?game=kiriai&battlefield=huge&lang=ja")
     expect(box).to_be_visible()
-    expect(box).to_contain_text("battlefield")
     expect(box).to_contain_text("このリンクのゲーム・モード・オプションは存在しません")
+    expect(box).to_contain_text("オプション「戦場」に「huge」は指定できません")
 
 
 def test_loading_progress_is_shown_before_python_is_ready(page: Page):

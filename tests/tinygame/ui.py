@@ -69,7 +69,7 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
         f'<button type="button" data-cmd="card:{esc(c)}"{"" if c in legal else " disabled"}>'
         f"{esc(c)}</button>" for c in (view["hands"][me] if me is not None else []))
     prompt = esc(t("tiny.pick", lang)) if legal else esc(waiting_for)
-    return (f'<div class="tiny"><p class="prompt" role="status">{prompt}</p>'
+    return (f'<div class="tiny"><p class="prompt" role="status" data-status>{prompt}</p>'
             f'<p>{esc(t("tiny.score", lang, a=a, b=b))}</p>'
             f'<div role="group" aria-label="{esc(t("tiny.you_hold", lang))}">{buttons}</div>'
             f"</div>")

@@ -766,7 +766,7 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
         f'<div class="cpanels">{panels}</div>',
         _board(view, board, lang, targets=targets, pieces=pieces, selected=piece, last=last,
                now=now, chooser=chooser),
-        f'<p class="prompt" role="status" aria-live="polite">{esc(ask)}</p>',
+        f'<p class="prompt" role="status" aria-live="polite" data-status>{esc(ask)}</p>',
     ]
     if animating:
         parts.append(f'<div class="controls"><button type="button" data-cmd="skip">'

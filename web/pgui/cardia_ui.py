@@ -1059,7 +1059,7 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
         f'<section class="encounters" tabindex="0" aria-label="{esc(t("cardia.row", lang))}">'
         f'<ol class="erow">{encounters}</ol></section>',
         _pending(panels, lang),
-        f'<p class="prompt" role="status" aria-live="polite">{esc(ask)}</p>',
+        f'<p class="prompt" role="status" aria-live="polite" data-status>{esc(ask)}</p>',
     ]
     if animating:
         parts.append(f'<div class="controls"><button type="button" data-cmd="skip">'

@@ -89,8 +89,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "load_stage_games": {"en": "Loading the games…", "ja": "ゲームを読み込んでいます…"},
     "load_stage_ready": {"en": "Ready.", "ja": "準備完了。"},
     # What is wrong with a link (LinkProblem): each names the actual problem.
-    "problem.game": {"en": "There is no game called “{value}”.",
-                     "ja": "「{value}」というゲームはありません。"},
+    "problem.game": {"en": "There is no game called “{value}” (the games: {games}).",
+                     "ja": "「{value}」というゲームはありません（ゲーム：{games}）。"},
     "problem.mode": {"en": "“{value}” is not a way to play here.",
                      "ja": "「{value}」という遊び方はありません。"},
     "problem.option": {"en": "The option “{name}” cannot be “{value}”.",

@@ -610,7 +610,7 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
                      current["p"] if current and current["t"] == "wound" else None),
         # Before the first round (Advanced setup) there are no program slots to show.
         _duel_area(view, log, shown, lang, me, sel) if view["phase"] != "setup" else "",
-        f'<p class="prompt" role="status" aria-live="polite">'
+        f'<p class="prompt" role="status" aria-live="polite" data-status>'
         f'{esc(prompt(view, me, legal, sel, lang, animating, waiting_for, current))}</p>',
     ]
     if animating:

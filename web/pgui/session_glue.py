@@ -184,7 +184,9 @@ def make_table(query: str, *, saved_lang: str | None = None, nav_lang: str | Non
 
 def _game(game_id: str) -> pygames.Game:
     if game_id not in pygames.game_ids():
-        raise LinkProblem("game", value=game_id)
+        names = [pygames.get_game(g).names for g in pygames.game_ids()]
+        raise LinkProblem("game", value=game_id, games={
+            "en": ", ".join(n["en"] for n in names), "ja": "、".join(n["ja"] for n in names)})
     return pygames.get_game(game_id)
 
 

@@ -527,7 +527,7 @@ class Table:
 
     # -- hooks for other kinds of table (link play adds its connection and checks) -------
     def _header_extra(self) -> str:
-        if not self.thinking:
+        if not self.thinking or self.animating:  # a reveal on screen: not "thinking…"
             return ""
         who = self.ui.who(next(iter(self.thinking)), self.lang)
         return (f'<p class="thinking" role="status"><span class="dot" aria-hidden="true"></span>'
