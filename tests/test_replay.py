@@ -387,6 +387,26 @@ def test_kiriai_open_replay_shows_both_special_cards_and_names_the_hand():
     assert "Special card (hidden)" not in html and "Red's hand" in html
 
 
+def test_kiriai_open_replay_shows_a_programme_its_owner_sees():
+    """A programme chosen and not yet revealed is face up in the open view (it showed face
+    down, though its owner's own view shows it)."""
+    record = played("kiriai", 13).record()
+    checked = 0
+    for ply in range(1, 8):
+        opened = ReplayTable("kiriai", record=record, perspective=OPEN, ply=ply, speed=0)
+        while opened.animating:
+            opened.command("skip")
+        html = opened.html()
+        for p in (0, 1):
+            mine = opened.state.view(p)["mine"]
+            slot = re.search(rf'<div class="slot" data-player="{p}" data-step="1">.*?</div></div>',
+                             html, re.S)
+            if mine and slot:
+                assert "mini mine" in slot.group(0), (ply, p)
+                checked += 1
+    assert checked, "no programme waited for its reveal in the first moves"
+
+
 def test_the_reader_switches_perspective_without_losing_the_move():
     record = played("cardia", 14).record()
     table = ReplayTable("cardia", record=record, perspective=0, ply=7, speed=0)

@@ -452,14 +452,17 @@ def _duel_area(view: dict[str, Any], log: list[dict[str, Any]], shown: int, lang
     animating = shown < len(log)
     rows = []
     for p in (0, 1):
+        # A programme face up: the viewer's own, or each seat's in a finished game's open view.
+        own = (view["programs"][p] if view.get("open") and "programs" in view
+               else view["mine"] if p == me else None)
         slots = []
         for step in (0, 1):
             label = t("kiriai.slot1" if step == 0 else "kiriai.slot2", lang)
             revealed = reveals[step]
             if revealed and (animating or view["phase"] == "over"):
                 face = _card(revealed[p], lang, extra="mini shown")
-            elif p == me and view["mine"] and not animating:
-                face = _card(view["mine"][step], lang, extra="mini mine")
+            elif own and not animating:
+                face = _card(own[step], lang, extra="mini mine")
             elif p == me and len(sel["picks"]) > step and not animating:
                 face = _card(sel["picks"][step], lang, extra="mini picked")
             elif view["ready"][p] and not animating:
@@ -515,6 +518,7 @@ def open_view(views: list[dict[str, Any]]) -> dict[str, Any]:
     """
     merged = copy.deepcopy(views[0])
     merged["hands"] = [copy.deepcopy(v["hands"][p]) for p, v in enumerate(views)]
+    merged["programs"] = [v["mine"] for v in views]  # each seat's programme, as it sees it
     merged["open"] = True
     return merged
 
