@@ -466,3 +466,18 @@ def test_one_language_switch_and_one_thinking_dot_on_a_replay_page(embed):
     assert html.count('class="lang"') == 1
     assert html.count('class="thinking"') == 1
     assert ('class="bar"' in html) is not embed
+
+
+def test_a_game_that_hides_nothing_offers_no_perspective():
+    """Canosa shows everyone the same board: its replay has no "seen by" switch, its share
+    links and embeds name no perspective, and an embed asking for "open" mid-game is not
+    refused (there is nothing to open)."""
+    record = played("canosa", 3, moves=6).record()
+    table = ReplayTable("canosa", record=record, perspective=OPEN, speed=0)
+    html = table.html()
+    assert "replay:perspective:" not in html and 'class="seen"' not in html
+    assert table.note == ""
+    live = Table("canosa", mode="hotseat", seed=3, speed=0)
+    assert "perspective" not in unescape(live.html())   # the share panel, mid-game
+    cardia = ReplayTable("cardia", record=played("cardia", 14).record(), speed=0)
+    assert "replay:perspective:open" in cardia.html()    # a game with secrets still has it

@@ -176,7 +176,9 @@ class ReplayTable(Table):
         self.revealed_at.extend([len(self.line) + 1] * len(batch))  # never completed
         self.finished = final.is_over()
         self.note = ""
-        if self.perspective == OPEN and not self.finished:
+        if not getattr(self.ui, "SECRETS", True):  # everyone sees the same: no perspective
+            self.perspective = SPECTATOR
+        elif self.perspective == OPEN and not self.finished:
             self.perspective, self.note = SPECTATOR, "replay.open_unfinished"
         self.bots, self.thinking, self.played = {}, {}, []
         self.human = self.perspective if isinstance(self.perspective, int) else 0
@@ -252,7 +254,10 @@ class ReplayTable(Table):
         self._play(seat, action)
 
     def perspectives(self) -> list[int | str]:
-        """What this replay may be seen as: each seat, a spectator, and (finished) all."""
+        """What this replay may be seen as: each seat, a spectator, and (finished) all;
+        nothing to choose in a game that hides nothing."""
+        if not getattr(self.ui, "SECRETS", True):
+            return []
         return [*range(self.game_players()), SPECTATOR, *([OPEN] if self.finished else [])]
 
     def set_perspective(self, text: str) -> None:
@@ -442,8 +447,9 @@ class ReplayTable(Table):
             f'aria-pressed="{"true" if p == self.perspective else "false"}">'
             f'{esc(self.ui.who(p, lang) if isinstance(p, int) else t(f"replay.as_{p}", lang))}'
             f'</button>' for p in self.perspectives())
-        parts.append(f'<span class="seen" role="group" aria-label="{esc(t("replay.seen", lang))}">'
-                     f'<span aria-hidden="true">{esc(t("replay.seen_colon", lang))}</span> {seen}</span>')
+        if seen:
+            parts.append(f'<span class="seen" role="group" aria-label="{esc(t("replay.seen", lang))}">'
+                         f'<span aria-hidden="true">{esc(t("replay.seen_colon", lang))}</span> {seen}</span>')
         keys = ('{"ArrowLeft": "replay:prev", "ArrowRight": "replay:next", '
                 '"Home": "replay:first", "End": "replay:last"}')
         return (f'<div class="replay-bar" role="group" data-keys="{esc(keys)}" '

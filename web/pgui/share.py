@@ -82,9 +82,16 @@ def replay_params(record: dict[str, Any], *, ply: int | None = None,
     params = {"game": record["game"], **(source or {"record": record_string(record)})}
     if ply is not None:
         params["ply"] = str(ply)
-    params["perspective"] = perspective
+    if _hides(record["game"]):  # a game that hides nothing looks the same to everyone
+        params["perspective"] = perspective
     params["lang"] = lang
     return params
+
+
+def _hides(game_id: str) -> bool:
+    from . import ui_module
+
+    return bool(getattr(ui_module(game_id), "SECRETS", True))
 
 
 def embed_snippet(base: str, params: dict[str, str], title: str, height: int = 640) -> str:
