@@ -133,7 +133,7 @@ def square_name(r: int, c: int) -> str:
 def parse_square(text: str) -> tuple[int, int] | None:
     """Notation -> ``(row, col)`` (None if it is not a square name; bounds not checked)."""
     if (not isinstance(text, str) or len(text) < 2 or not "a" <= text[0] <= "z"
-            or not text[1:].isdigit() or text[1] == "0"):
+            or not (text[1:].isascii() and text[1:].isdigit()) or text[1] == "0"):
         return None
     return int(text[1:]) - 1, ord(text[0]) - 97
 

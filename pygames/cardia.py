@@ -586,7 +586,7 @@ class CardiaState(State):
     def explain_illegal(self, player: int, action: str) -> str:
         c = self.choice
         if c is None:
-            if action.isdigit() and str(int(action)) == action and 1 <= int(action) <= 16:
+            if action.isdecimal() and str(int(action)) == action and 1 <= int(action) <= 16:
                 return (f"you do not hold card {action} "
                         f"({CARD_TITLES[self.deck][int(action)]}) in your hand")
             return (f"{action!r} is not a placement: give the value of a card in your hand, "
