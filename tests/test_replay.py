@@ -146,28 +146,35 @@ def test_a_seats_replay_hides_what_that_seat_had_not_seen_yet():
 
 
 def test_kiriai_programs_stay_hidden_in_the_move_list_until_revealed():
+    from pgui.kiriai_ui import move_text
+
     record = played("kiriai", 4).record()
     acts = record["actions"]
+
+    def said(p: int, action: str) -> str:
+        return f"<b>{move_text(action, p, 'en')}</b>"
+
     # Seat 0 and 1 program at plies 1 and 2 (in either order): at ply 1 the other's is hidden
     table = ReplayTable("kiriai", record=record, perspective=acts[1][0], ply=1, speed=0)
     items = move_items(table.html())
-    assert "(hidden)" in items[0] and f"<b>{acts[0][1]}</b>" not in items[0]
+    assert "(hidden)" in items[0] and said(*acts[0]) not in items[0]
     later = [i for i in range(2, len(acts)) if acts[i][0] != acts[1][0]]
     assert later and all("(hidden)" in items[i] for i in later), "nor the opponent's future"
-    assert f"<b>{acts[1][1]}</b>" in items[1], "the seat's own choices are its to see"
+    assert said(*acts[1]) in items[1], "the seat's own choices are its to see"
     table.command("replay:next")
     settle(table)
     items = move_items(table.html())
-    assert f"<b>{acts[0][1]}</b>" in items[0] and f"<b>{acts[1][1]}</b>" in items[1], \
-        "revealed together"
+    assert said(*acts[0]) in items[0] and said(*acts[1]) in items[1], "revealed together"
 
 
 def test_canosa_hides_nothing_and_the_spectator_sees_every_move():
     record = played("canosa", 2, moves=12).record()
     table = ReplayTable("canosa", record=record, ply=0, speed=0)
-    items = move_items(table.html())
-    assert [a for _, a in record["actions"]] == [
-        re.sub(r"<.*?>", "", label).split()[-1] for label in items]
+    items = [unescape(re.sub(r"<.*?>", "", label)) for label in move_items(table.html())]
+    assert "(hidden)" not in "".join(items)
+    for (_, action), label in zip(record["actions"], items, strict=True):
+        # Every square the move names, as the log says it ("b4-c4": "… b4 → c4").
+        assert all(sq in label for sq in re.findall(r"[a-f][1-6]", action)), (action, label)
 
 
 def test_open_needs_a_finished_game():
@@ -481,3 +488,20 @@ def test_a_game_that_hides_nothing_offers_no_perspective():
     assert "perspective" not in unescape(live.html())   # the share panel, mid-game
     cardia = ReplayTable("cardia", record=played("cardia", 14).record(), speed=0)
     assert "replay:perspective:open" in cardia.html()    # a game with secrets still has it
+
+
+@pytest.mark.parametrize("gid", GAMES)
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_move_list_reads_in_words_not_notation(gid, lang):
+    """Each move in the list says what was done, in the game's own words (the log's, or
+    the game's move_text), never the record's notation ("1. Blue AC", "40. Player 2 x4")."""
+    record = played(gid, 11).record()
+    for perspective in (0, "spectator", OPEN):
+        table = ReplayTable(gid, record=record, perspective=perspective, speed=0, lang=lang)
+        items = [unescape(re.sub(r"<[^>]+>", "", html)) for html in move_items(table.html())]
+        assert len(items) == len(record["actions"])
+        for text, (p, action) in zip(items, record["actions"], strict=True):
+            words = text.split(" ", 1)[1].replace(table.ui.who(p, lang), "")  # the move
+            assert action not in words.split(), (text, action)
+            letters = r"[A-Za-z]{3,}" if lang == "en" else r"[\u3040-\u30ff\u4e00-\u9fff]{2,}"
+            assert re.search(letters, words), text

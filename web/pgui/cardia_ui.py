@@ -469,7 +469,7 @@ def handle(cmd: str, sel: dict[str, Any], legal: list[str],
     ('G', None)
     """
     name, _, arg = cmd.partition(":")
-    if name == "pick" and arg in legal and arg.isdigit():
+    if name == "pick" and arg in legal and arg.isdecimal():
         sel["card"] = None if sel["card"] == int(arg) else int(arg)
     elif name == "confirm" and sel["card"] is not None and str(sel["card"]) in legal:
         action = str(sel["card"])
@@ -990,7 +990,7 @@ def _buttons(view: dict[str, Any], legal: list[str], sel: dict[str, Any], lang: 
             cls = "choice"
         out.append(f'<button type="button" class="{cls}" data-cmd="act:{esc(action)}">'
                    f'{esc(label)}</button>')
-    if any(a.isdigit() for a in legal):
+    if any(a.isdecimal() for a in legal):
         card = sel.get("card")
         ok = card is not None and str(card) in legal
         label = (t("cardia.place", lang, card=card_name(deck, card, lang)) if ok

@@ -75,6 +75,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "ja": "{who}：秘密の開始マスと構えを選び、「決定」を押してください。"},
     "kiriai.start_space": {"en": "Start space", "ja": "開始マス"},
     "kiriai.stance": {"en": "Stance", "ja": "構え"},
+    "kiriai.move_setup": {"en": "Starts on space {space}, {stance}",
+                          "ja": "{space}マス目から、{stance}"},
     "kiriai.from_your_end": {"en": "{n} from your end", "ja": "自陣から{n}マス目"},
     "kiriai.resolving": {"en": "Cards revealed: resolving…", "ja": "カード公開：解決中…"},
     "kiriai.round_n": {"en": "Round {n}", "ja": "ラウンド {n}"},
@@ -179,6 +181,18 @@ def card_name(card: str, lang: str) -> str:
     return CARD_NAMES[card][lang]
 
 
+def move_text(action: str, player: int, lang: str) -> str:
+    """An action in a replay's move list, in words.
+
+    >>> move_text("CB", 0, "en"), move_text("3E", 1, "en")
+    ('Charge → Balanced Strike', 'Starts on space 3, Earth stance')
+    """
+    if action[:1].isdecimal():
+        stance = t("kiriai.earth_stance" if action[1:] == "E" else "kiriai.heaven_stance", lang)
+        return t("kiriai.move_setup", lang, space=action[0], stance=stance)
+    return " → ".join(card_name(c, lang) for c in action)
+
+
 def who(p: int, lang: str) -> str:
     return t(f"kiriai.{COLOURS[p]}", lang)
 
@@ -202,7 +216,7 @@ def handle(cmd: str, sel: dict[str, Any], legal: list[str],
     picks = sel["picks"]
     if name == "pick" and arg in first_choices(legal, picks):
         picks.append(arg)
-    elif name == "unpick" and arg.isdigit() and int(arg) < len(picks):
+    elif name == "unpick" and arg.isdecimal() and int(arg) < len(picks):
         del picks[int(arg):]
     elif name == "clear":
         sel.update(new_selection())

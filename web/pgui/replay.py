@@ -98,7 +98,7 @@ def parse_ply(text: str | None, total: int) -> int:
     """
     if text is None or text == "" or text == "last":
         return total
-    if not text.isdigit():
+    if not text.isdecimal():
         raise LinkProblem("ply_text", value=text)
     ply = int(text)
     if ply > total:
@@ -158,6 +158,8 @@ class ReplayTable(Table):
         #: The ply by which everybody has seen action i (a simultaneous choice shows once
         #: the last of its batch is made; one player's own choice at once).
         self.revealed_at: list[int] = []
+        #: How many events had happened once action i was played (the first is 0).
+        self._event_at: list[int] = [final.event_count()]
         batch: list[int] = []
         waiting: set[int] = set()
         for i, (p, action) in enumerate(self.line):
@@ -165,6 +167,7 @@ class ReplayTable(Table):
             if not batch and len(movers) > 1:
                 waiting = set(movers)
             final.apply(p, action)
+            self._event_at.append(final.event_count())
             if waiting:
                 batch.append(i)
                 waiting.discard(p)
@@ -175,6 +178,7 @@ class ReplayTable(Table):
                 self.revealed_at.append(i + 1)
         self.revealed_at.extend([len(self.line) + 1] * len(batch))  # never completed
         self.finished = final.is_over()
+        self._final = final  # the whole line played: its events name each move in words
         self.note = ""
         if not getattr(self.ui, "SECRETS", True):  # everyone sees the same: no perspective
             self.perspective = SPECTATOR
@@ -261,7 +265,7 @@ class ReplayTable(Table):
         return [*range(self.game_players()), SPECTATOR, *([OPEN] if self.finished else [])]
 
     def set_perspective(self, text: str) -> None:
-        wanted: int | str = int(text) if text.isdigit() else text
+        wanted: int | str = int(text) if text.isdecimal() else text
         if wanted not in self.perspectives():
             return
         self.skip()
@@ -343,7 +347,7 @@ class ReplayTable(Table):
             return  # the line's controls wait until the reader goes back to it
         if what == "perspective":
             self.set_perspective(value)
-        elif what == "speed" and value.isdigit() and int(value) in SPEEDS:
+        elif what == "speed" and value.isdecimal() and int(value) in SPEEDS:
             self.speed = int(value)
         elif what == "play":
             if self.cursor >= len(self.line):
@@ -362,7 +366,7 @@ class ReplayTable(Table):
                 self.goto(0)
             elif what == "last":
                 self.goto(len(self.line))
-            elif what == "goto" and value.isdigit():
+            elif what == "goto" and value.isdecimal():
                 self.goto(int(value))
 
     # -- output --------------------------------------------------------------------------
@@ -379,12 +383,30 @@ class ReplayTable(Table):
         return t("replay.title", self.lang, game=self.game.names[self.lang])
 
     def _action_text(self, i: int, p: int, action: str) -> str:
-        """Action ``i`` in the move list, unless this perspective cannot see it yet."""
+        """Action ``i`` in the move list in words, unless this perspective cannot see it
+        yet: the game's own ``move_text`` if it has one, else the first thing the log says
+        the mover did in that move (what this perspective may know of it)."""
         secrets = getattr(self.ui, "SECRETS", True)
-        if (not secrets or self.perspective == OPEN or p == self.perspective
+        if not (not secrets or self.perspective == OPEN or p == self.perspective
                 or self.revealed_at[i] <= self.cursor):
-            return action
-        return t("replay.hidden", self.lang)
+            return t("replay.hidden", self.lang)
+        words = getattr(self.ui, "move_text", None)
+        if words is not None:
+            return str(words(action, p, self.lang))
+        start, end = self._event_at[i], self._event_at[i + 1]
+        seat = None if self.perspective == SPECTATOR else self.perspective
+        events = (self._final.open_events(start) if seat == OPEN
+                  else self._final.events(seat, start))[:end - start]
+        view = self._final.view(None)
+        mine = [e for e in events if e.get("p") == p] or events
+        return self.ui.describe(mine[0], self.lang, view).rstrip(".。") if mine else action
+
+    def _move_html(self, i: int, p: int, action: str) -> str:
+        """The mover, then the move: a description that names its mover stands alone."""
+        who, text = self.ui.who(p, self.lang), self._action_text(i, p, action)
+        if text.startswith(who):
+            return f'<b>{esc(text)}</b>'
+        return f'{esc(who)} <b>{esc(text)}</b>'
 
     def _perspective_label(self) -> str:
         if self.perspective == OPEN:
@@ -404,8 +426,8 @@ class ReplayTable(Table):
             items.append(
                 f'<li><button type="button" class="mv" data-cmd="replay:goto:{i}"'
                 f' data-ply="{i}"{current}{" disabled" if self.playing else ""}>'
-                f'<span class="n">{i}.</span> {esc(self.ui.who(p, lang))} '
-                f'<b>{esc(self._action_text(i - 1, p, action))}</b></button></li>')
+                f'<span class="n">{i}.</span> {self._move_html(i - 1, p, action)}'
+                f'</button></li>')
         return (f'<nav class="moves moves-{self.moves}" aria-label="{esc(t("replay.moves", lang))}">'
                 f'<h2>{esc(t("replay.moves", lang))}</h2>'
                 f'<ol class="move-list" tabindex="-1">{"".join(items)}</ol></nav>')

@@ -137,7 +137,7 @@ def parse_options(game: pygames.Game, params: dict[str, str]) -> dict[str, Any]:
 
 
 def _number(text: str | None) -> int | None:
-    return int(text) if text and text.isdigit() else None
+    return int(text) if text and text.isdecimal() else None
 
 
 def make_table(query: str, *, saved_lang: str | None = None, nav_lang: str | None = None,
@@ -240,7 +240,7 @@ def make_replay(params: dict[str, str], *, lang: str, speed: int | None = None,
     if named and named != game_id:
         raise LinkProblem("other_game", named=_game(game_id).names, game=_game(named).names)
     text = params.get("perspective") or "spectator"
-    perspective: int | str = int(text) if text.isdigit() else text
+    perspective: int | str = int(text) if text.isdecimal() else text
     level = params.get("bot") or "normal"
     if level not in LEVELS:
         raise LinkProblem("bot", value=level)
