@@ -27,7 +27,12 @@ Optionally, ``UNDO = True``: in local play (against the bot, hot-seat) a player 
 still to move after an action of their own may take it back (``command("undo")``, the
 button under the table), and in hot-seat that player keeps the device without a hand-over
 (a game whose turn is several actions by one player). Link play never offers it.
-``SECRETS = False``: the game hides nothing, so pass and play shows no hand-over screen.
+``SECRETS = False``: the game hides nothing, so pass and play shows no hand-over screen
+and a replay offers no perspective. ``move_text(action, seat, lang)``: an action in words
+for a replay's move list (else the list says what the log says the mover did);
+``open_view(views)``: every seat's view merged, for a finished game's open replay.
+``render_table`` marks its one status line (what the viewer must do now, or is waiting
+for) with ``data-status``; the shell keeps it on screen.
 ``STYLESHEET``: the table's own stylesheet, a path from the app's root (the games of this
 package keep theirs beside their module, ``pgui/<game id>.css``); the page loads it with
 the table, after the shared ``app.css``, which names no game.
