@@ -10,6 +10,8 @@
                                          Chromium nor dist/ (-m "not browser and not dist")
     python build.py bench                CPython playouts/s, page-ready times and main-thread
                                          tasks in Chromium (tools/bench.py)
+    python build.py shots [--out DIR]    screenshots of every table, phone and desktop, both
+                                         languages, with a contact sheet (tools/shots.py)
 
 Every command runs inside .venv, which this script creates (or brings up to date) from
 pyproject.toml's ``test`` extra and then re-runs itself in. The work is done by the modules
@@ -62,6 +64,10 @@ def main(argv: list[str] | None = None) -> int:
         if cmd == "bench":
             argparse.ArgumentParser(prog="build.py bench").parse_args(argv)
             return commands.bench()
+        if cmd == "shots":
+            ap = argparse.ArgumentParser(prog="build.py shots")
+            ap.add_argument("--out", default="shots", help="folder for the PNGs and index.html")
+            return commands.shots(ap.parse_args(argv).out)
     except BuildError as e:
         print(f"build.py: {e}", file=sys.stderr)
         return 1

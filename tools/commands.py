@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from tools import chromium, dist, venv
 from tools.paths import DIST, ROOT, log
@@ -70,6 +71,16 @@ def test(pytest_args: list[str], processes: int = 2) -> int:
         print("pytest collected no tests: treating that as a failure", file=sys.stderr)
         return 1
     return rc
+
+
+def shots(out: str) -> int:
+    """Build, then screenshots of every table (tools/shots.py) with a contact sheet."""
+    dist.build()
+    exe = chromium.require(venv.python())
+    os.environ.update(chromium.child_env(exe))
+    from tools import shots as screenshots  # Playwright: .venv has it
+
+    return screenshots.run(DIST, Path(out).resolve())
 
 
 def bench(budget: float = 2.0, runs: int = 3) -> int:
