@@ -113,6 +113,12 @@ def test_lobby_is_a_complete_document(lobby_html):
                for tag, attrs in tags(lobby_html))
 
 
+def test_each_games_play_button_names_its_game_for_outside_tests(lobby_html):
+    plays = [attrs["data-play"] for tag, attrs in tags(lobby_html)
+             if tag == "button" and "data-play" in attrs]
+    assert plays == pygames.game_ids()
+
+
 def test_planned_games_are_coming_soon_not_forms(lobby_html):
     assert pygames.PLANNED
     for gid, names in pygames.PLANNED.items():

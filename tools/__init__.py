@@ -12,7 +12,8 @@
 ``relay``          the HTTP server of ``build.py serve``: dist/ plus the link-play relay
                    (aiohttp)
 ``bench``          the benchmarks of ``build.py bench`` (Playwright)
-``commands``       what ``build.py serve|test|bench`` run
+``shots``          the screenshots and contact sheet of ``build.py shots`` (Playwright)
+``commands``       what ``build.py serve|test|bench|shots`` run
 =================  ========================================================================
 
 Everything here runs inside .venv (``build.py`` moves there first), where ``tools.venv``

@@ -71,7 +71,7 @@ def _game_card(game: pygames.Game) -> str:
         f'<input type="hidden" name="lang" value="en" class="lang-field">'
         f'{modes}<div class="vs-bot">{bot}</div><details class="options"><summary>{both("options")}</summary>'
         f'{"".join(options)}</details>'
-        f'<button type="submit" class="primary play">{both("play")}</button></form></article>')
+        f'<button type="submit" class="primary play" data-play="{esc(gid)}">{both("play")}</button></form></article>')
 
 
 def _planned_card(gid: str, names: dict[str, str]) -> str:
