@@ -179,6 +179,7 @@ class ReplayTable(Table):
         self.revealed_at.extend([len(self.line) + 1] * len(batch))  # never completed
         self.finished = final.is_over()
         self._final = final  # the whole line played: its events name each move in words
+        self._log_words: dict[tuple[Any, str], list[str]] = {}
         self.note = ""
         if not getattr(self.ui, "SECRETS", True):  # everyone sees the same: no perspective
             self.perspective = SPECTATOR
@@ -393,13 +394,26 @@ class ReplayTable(Table):
         words = getattr(self.ui, "move_text", None)
         if words is not None:
             return str(words(action, p, self.lang))
-        start, end = self._event_at[i], self._event_at[i + 1]
-        seat = None if self.perspective == SPECTATOR else self.perspective
-        events = (self._final.open_events(start) if seat == OPEN
-                  else self._final.events(seat, start))[:end - start]
-        view = self._final.view(None)
-        mine = [e for e in events if e.get("p") == p] or events
-        return self.ui.describe(mine[0], self.lang, view).rstrip(".。") if mine else action
+        return self._words_from_log()[i] or action
+
+    def _words_from_log(self) -> list[str]:
+        """Each move as the log says it, for this perspective and language (worked out once
+        per pair: the move list is drawn on every step)."""
+        key = (self.perspective, self.lang)
+        cache = self._log_words
+        if key not in cache:
+            seat = None if self.perspective == SPECTATOR else self.perspective
+            events = (self._final.open_events() if seat == OPEN
+                      else self._final.events(seat))   # type: ignore[arg-type]
+            view = self._final.view(None)
+            out = []
+            for i, (p, _) in enumerate(self.line):
+                these = events[self._event_at[i]:self._event_at[i + 1]]
+                mine = [e for e in these if e.get("p") == p] or these
+                out.append(self.ui.describe(mine[0], self.lang, view).rstrip(".。")
+                           if mine else "")
+            cache[key] = out
+        return cache[key]
 
     def _move_html(self, i: int, p: int, action: str) -> str:
         """The mover, then the move: a description that names its mover stands alone."""
