@@ -97,11 +97,10 @@ SHARED_MODULES = [
     "pygames/bots.py", "pygames/arena.py", "pygames/playthrough.py", "pygames/battery.py",
     "web/pgui/__init__.py", "web/pgui/table.py", "web/pgui/lobby.py", "web/pgui/replay.py",
     "web/pgui/share.py", "web/pgui/saved.py", "web/pgui/session_glue.py",
-    "web/pgui/link.py", "web/pgui/pages.py", "web/pgui/i18n.py", "tools/docsbuild.py",
-    "tools/records.py", "docs/boards/__init__.py",
-    "build.py", "tools/dist.py", "tools/commands.py", "tools/relay.py",
-    "tools/bench.py", "tools/__init__.py", "tools/paths.py", "tools/venv.py",
-    "tools/chromium.py", "tools/bytecode.py", "tools/icons.py",
+    "web/pgui/link.py", "web/pgui/pages.py", "web/pgui/i18n.py",
+    "docs/boards/__init__.py", "build.py",
+    # Every tool, present and future (benchmarks, screenshots, the docs builder ...).
+    *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tools").glob("*.py")),
     "web/glue.js", "web/peer.js", "web/sw.js", "web/offline.js", "web/boot.js",
     "web/app.css",
 ]

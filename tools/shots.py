@@ -37,7 +37,7 @@ def _pages() -> list[tuple[str, str]]:
 
         out.append((f"{gid}-replay", f"/play.html?mode=replay&record="
                                      f"{records.to_string(state.record())}&ply=6&lang={{lang}}"))
-    out.append(("error", "/play.html?game=kiriai&seat=7&lang={lang}"))
+    out.append(("error", f"/play.html?game={pygames.game_ids()[0]}&seat=7&lang={{lang}}"))
     return out
 
 
