@@ -100,6 +100,7 @@
       return;
     }
     reg.then(function (r) {
+      if (!r) throw new Error("service workers are blocked in this browser");
       watch(r);
       return sw.ready;
     }).then(function () {
