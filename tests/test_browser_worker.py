@@ -19,11 +19,13 @@ from helpers.browser import (
     LONG_TASKS,
     PHONE,
     READY,
+    REVEAL_WATCH,
     assert_the_probe_sees_a_long_task,
     axe_problems,
     click_some,
     long_tasks,
-    status_in_view,
+    phone_check,
+    reveal_misses,
 )
 from helpers.kiriai_pages import open_lobby
 from playwright.sync_api import Page, expect
@@ -35,16 +37,19 @@ from tools import relay
 @pytest.mark.parametrize("gid", pygames.game_ids())
 def test_no_long_task_from_a_table_link_through_a_whole_game(page: Page, page_errors, gid):
     """Every game's whole game vs the bot on a phone: no long task from the link to the
-    game-over screen, and before every click the status line is on screen; then (axe's own
+    game-over screen; before every click the status line and the current choice's controls
+    are on screen, and whatever a step reveals is brought on screen; then (axe's own
     work is a long task) that screen and the final board reviewed after it pass axe-core
     (test_browser_a11y has the table's other states)."""
     page.set_viewport_size(PHONE)
     page.add_init_script(LONG_TASKS)
+    page.add_init_script(REVEAL_WATCH)
     page.goto(f"/play.html?game={gid}&mode=bot&seed=11&speed=20&lang=en")
     page.wait_for_selector(READY)
     # Every game, played by clicking to the end.
-    click_some(page, random.Random(11), 3_000, check=status_in_view)
+    click_some(page, random.Random(11), 3_000, check=phone_check)
     expect(page.locator(".overlay.gameover")).to_be_visible()
+    assert reveal_misses(page) == [], "revealed off screen"
     tasks = long_tasks(page)
     assert not [t for t in tasks if t > LIMIT_MS], f"main-thread tasks (ms): {tasks}"
     assert_the_probe_sees_a_long_task(page)

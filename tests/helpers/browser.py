@@ -154,6 +154,86 @@ def status_in_view(page: Page) -> None:
         "the status line is off screen: " + page.locator("#app [data-status]").inner_text())
 
 
+#: The current choice's controls (``[data-choice]``, which every table marks: the hand a card
+#: is played from, the buttons of a question) that are not wholly inside the viewport, while
+#: the seat has something to click; null when nothing is asked (or an overlay covers it).
+CHOICE_OUT_OF_VIEW = """() => {
+  if (document.querySelector("#app .overlay")) return null;
+  if (!document.querySelector("#app button[data-cmd]:not([disabled])")) return null;
+  const els = [...document.querySelectorAll("#app [data-choice]")];
+  if (!els.length) return ["no [data-choice] marks the controls of the current choice"];
+  const out = [];
+  for (const el of els) {
+    const r = el.getBoundingClientRect();
+    if (!r.height) continue;
+    if (r.top < -1 || r.bottom > innerHeight + 1 || r.left < -1 || r.right > innerWidth + 1)
+      out.push(`${el.className} ${Math.round(r.top)}..${Math.round(r.bottom)} of ${innerHeight}`);
+  }
+  return out;
+}"""
+
+
+def phone_check(page: Page) -> None:
+    """On a settled table: the status line is on screen, and so are the controls of the
+    current choice (:data:`CHOICE_OUT_OF_VIEW`), with no scrolling by the player."""
+    status_in_view(page)
+    out = page.evaluate(CHOICE_OUT_OF_VIEW)
+    assert not out, f"the current choice is off screen: {out}"
+
+
+#: Installed before any page script: every 100 ms, what a playback step reveals
+#: (``[data-reveal="<what>"]``, marked by the table while the step is shown) that has been
+#: on the table for 500 ms (time for the shell to scroll it into view) and is still not
+#: inside the viewport. Keyed by the attribute's value, as the table is redrawn each step.
+REVEAL_WATCH = """
+window.__revealMisses = [];
+window.__revealsSeen = 0;
+(function () {
+  let since = new Map();
+  setInterval(() => {
+    const now = performance.now(), next = new Map();
+    for (const el of document.querySelectorAll("#app [data-reveal]")) {
+      const key = el.dataset.reveal || el.className;
+      const first = since.has(key) ? since.get(key) : now;
+      next.set(key, first);
+      if (first === null || now - first < 500) continue;
+      next.set(key, null);  // checked once
+      window.__revealsSeen++;
+      const r = el.getBoundingClientRect();
+      if (r.height && (r.top < -1 || r.bottom > innerHeight + 1))
+        window.__revealMisses.push(`${key} ${Math.round(r.top)}..${Math.round(r.bottom)}`);
+    }
+    since = next;
+  }, 100);
+})();
+"""
+
+
+def reveal_misses(page: Page) -> list[str]:
+    """What was revealed off screen since :data:`REVEAL_WATCH` was installed."""
+    return page.evaluate("window.__revealMisses")
+
+
+def reveals_seen(page: Page) -> int:
+    """How many reveals :data:`REVEAL_WATCH` has checked (a test that proves something
+    checks some)."""
+    return page.evaluate("window.__revealsSeen")
+
+
+#: Text that does not fit its box (cut off or spilling): elements matching the selector
+#: whose content is wider or taller than their box.
+OVERFLOWING = """(sel) => [...document.querySelectorAll(sel)].filter(el => {
+  const r = el.getBoundingClientRect();
+  return r.width && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1);
+}).map(el => `${el.className} "${el.textContent.trim().slice(0, 30)}" `
+             + `${el.scrollWidth}x${el.scrollHeight} in ${el.clientWidth}x${el.clientHeight}`)"""
+
+
+def overflowing(page: Page, selector: str) -> list[str]:
+    """The elements matching ``selector`` whose text does not fit them (:data:`OVERFLOWING`)."""
+    return page.evaluate(OVERFLOWING, selector)
+
+
 def small_targets(page: Page) -> list[str]:
     """The page's tap targets under 44 × 44 px as it is now (:data:`SMALL_TARGETS`)."""
     return page.evaluate(SMALL_TARGETS)

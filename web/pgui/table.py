@@ -32,7 +32,11 @@ and a replay offers no perspective. ``move_text(action, seat, lang)``: an action
 for a replay's move list (else the list says what the log says the mover did);
 ``open_view(views)``: every seat's view merged, for a finished game's open replay.
 ``render_table`` marks its one status line (what the viewer must do now, or is waiting
-for) with ``data-status``; the shell keeps it on screen.
+for) with ``data-status``; the shell keeps it on screen. It marks the controls of the
+current choice (the hand a card is played from, a question's buttons) with
+``data-choice``, and what a playback step reveals (the cards turned over) with
+``data-reveal``: the shell scrolls that into view, and the phone tests check both are on
+screen.
 ``STYLESHEET``: the table's own stylesheet, a path from the app's root (the games of this
 package keep theirs beside their module, ``pgui/<game id>.css``); the page loads it with
 the table, after the shared ``app.css``, which names no game.
