@@ -571,10 +571,17 @@
     file.text().then(function (text) { box.value = text; }, report);
   }
 
+  // Back and Forward show the page the address names: the lobby opens a table in place
+  // (pushState), and after a reload that entry's page is no longer this document's. Both
+  // listen from the first moment (a Back that lands while the page still loads), and a page
+  // the browser restores from its cache showing the lobby at a table's address reloads too.
+  window.addEventListener("popstate", function () { location.reload(); });
+  window.addEventListener("pageshow", function () {
+    var lobby = document.getElementById("lobby");
+    if (lobby && !lobby.hidden && /play\.html$/.test(location.pathname)) location.reload();
+  });
+
   function init() {
-    // Back and Forward show the page the address names: the lobby opens a table in place
-    // (pushState), and after a reload that entry's page is no longer this document's.
-    window.addEventListener("popstate", function () { location.reload(); });
     document.addEventListener("toggle", onToggle, true);
     document.addEventListener("change", onFile);
     app = el("app");
