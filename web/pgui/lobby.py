@@ -213,9 +213,13 @@ def _saved_games() -> str:
     from . import saved
 
     keys = ("saved_in_progress", "saved_finished", "saved_moves", "saved_continue",
-            "saved_replay", "saved_delete", "saved_deleted")
+            "saved_replay", "saved_delete", "saved_deleted", "saved_you_won", "saved_you_lost",
+            "saved_draw")
     labels: dict[str, Any] = {key: {lang: t(key, lang) for lang in LANGS} for key in keys}
     labels["names"] = {gid: pygames.get_game(gid).names for gid in pygames.game_ids()}
+    # Who won a pass-and-play game: "Red won", in the words of the game's own seats.
+    labels["won"] = {gid: [{lang: t("saved_won", lang, who=ui_module(gid).who(p, lang))
+                            for lang in LANGS} for p in (0, 1)] for gid in pygames.game_ids()}
     labels["modes"] = {m: {lang: t(f"mode_{m}", lang) for lang in LANGS}
                        for m in ("bot", "hotseat")}
     labels["levels"] = {lv: {lang: t(f"level_{lv}", lang) for lang in LANGS} for lv in LEVELS}
@@ -268,6 +272,11 @@ SAVED_SCRIPT = """
     out.sort(function (a, b) { return b.updated - a.updated; });
     return out;
   }
+  function won(g) {  // a finished game's result, from its stored winners (seats)
+    if (g.winners.length !== 1) return L.saved_draw;
+    if (g.mode === "bot") return g.winners[0] === g.human ? L.saved_you_won : L.saved_you_lost;
+    return (L.won[g.game] || [])[g.winners[0]] || null;
+  }
   function text(parent, s) { parent.appendChild(document.createTextNode(s)); }
   function action(tag, label, cls) {
     var b = document.createElement(tag);
@@ -294,6 +303,14 @@ SAVED_SCRIPT = """
     }
     text(what, " · ");
     what.appendChild(bi(g.over ? L.saved_finished : L.saved_in_progress));
+    var result = g.over && Array.isArray(g.winners) ? won(g) : null;
+    if (result) {
+      text(what, " · ");
+      var res = document.createElement("b");
+      res.className = "result";
+      res.appendChild(bi(result));
+      what.appendChild(res);
+    }
     text(what, " · ");
     what.appendChild(bi(L.saved_moves, Number(g.moves) || 0));
     text(what, " · ");
