@@ -19,6 +19,7 @@ from helpers.browser import (
     saved_games,
     settle,
 )
+from helpers.lobby import choose
 from playwright.sync_api import Page, expect
 
 import pygames
@@ -29,9 +30,10 @@ def test_the_lobby_sets_the_bots_level_and_your_seat(page: Page, gid):
     page.goto("/index.html?lang=en")
     page.wait_for_selector(READY)
     card = page.locator(f"#game-{gid}")
+    card.locator("button.setup").click()
     expect(card.locator(".vs-bot")).to_be_visible()  # only against the bot
-    card.locator('input[name="bot"][value="easy"]').check()
-    card.locator('input[name="seat"][value="1"]').check()
+    card.locator("dialog.setup-panel button.done").click()
+    choose(page, gid, bot="easy", seat="1")
     card.locator("button.play").click()
     page.wait_for_selector(READY)
     assert "bot=easy" in page.url and "seat=1" in page.url
@@ -48,6 +50,7 @@ def test_the_lobby_sets_the_bots_level_and_your_seat(page: Page, gid):
     assert game["moves"] >= 2
     page.goto("/index.html?lang=en")
     page.wait_for_selector(READY)
+    page.locator(f"#game-{gid} button.setup").click()
     page.locator(f"#game-{gid}").locator('input[name="mode"][value="hotseat"]').check()
     expect(page.locator(f"#game-{gid} .vs-bot")).to_be_hidden()
 

@@ -13,6 +13,7 @@ import random
 
 import pytest
 from helpers.browser import BROWSER_NOT_PLAY, axe_problems, playable
+from helpers.lobby import choose
 from playwright.sync_api import Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -281,10 +282,7 @@ def test_play_a_friend_from_the_lobby_with_options(new_context):
     appears in place, its link carries the option, and the address keeps the room."""
     host = new_context(permissions=PERMS).new_page()
     host.goto("/index.html?lang=en")
-    card = host.locator("#game-cardia")
-    card.locator('input[name="mode"][value="link"]').check()
-    card.locator("details.options summary").click()
-    card.locator('input[name="deck"][value="II"]').check()
+    card = choose(host, "cardia", mode="link", deck="II")
     card.locator("button.play").click()
     invite = host.locator("[data-invite]").get_attribute("href")
     assert "game=cardia" in invite and "deck=II" in invite and "mode=join" in invite

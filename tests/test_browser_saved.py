@@ -15,7 +15,17 @@ import random
 import re
 
 import pytest
-from helpers.browser import READY, axe_problems, click_one, play_until, saved_games, seen, settle
+from helpers.browser import (
+    PHONE,
+    READY,
+    axe_problems,
+    click_one,
+    play_until,
+    saved_games,
+    seen,
+    settle,
+)
+from helpers.lobby import plays_off_screen
 from helpers.saved_fixtures import fixture
 from pgui import ui_module
 from playwright.sync_api import Page, expect
@@ -23,6 +33,7 @@ from playwright.sync_api import Page, expect
 import pygames
 
 EXTRA = {"canosa": "&layout=small"}
+LAPTOP = {"width": 1280, "height": 800}
 
 
 @pytest.mark.parametrize("gid", pygames.game_ids())
@@ -117,6 +128,46 @@ def test_the_lobby_lists_saved_games_newest_first_skips_damaged_ones_and_replays
     expect(rows).to_have_count(0)
     assert page.evaluate("() => document.activeElement.id") == "saved-title"
     assert saved_games(page) == {}
+
+
+def test_finished_games_say_who_won_and_play_stays_on_screen_with_games_listed(page: Page):
+    """A finished game's row says who won (you, the bot's opponent, a seat by its colour, a
+    draw), in both languages; an entry saved before the field existed still lists as
+    finished. With games listed, Play is still on screen at 390 × 844 and 1280 × 800."""
+    old = json.loads(fixture("cardia-hotseat-over")["text"])  # saved with no "winners"
+    assert "winners" not in old
+    won = {**old, "id": "00000000a1", "mode": "bot", "level": "easy", "human": 1,
+           "winners": [1]}
+    lost = {**won, "id": "00000000a2", "winners": [0]}
+    seat = {**old, "id": "00000000a3", "winners": [1]}
+    draw = {**old, "id": "00000000a4", "winners": []}
+    kiriai = json.loads(fixture("kiriai-bot")["text"])
+    blue = {**kiriai, "id": "00000000a5", "mode": "hotseat", "level": None, "over": True,
+            "winners": [1]}
+    envs = [old, won, lost, seat, draw, blue]
+    page.goto("/index.html?lang=en")
+    page.evaluate("envs => { for (const e of envs) localStorage.setItem("
+                  "'pygames.saved.' + e.id, JSON.stringify(e)); }", envs)
+    for lang, size in (("en", PHONE), ("ja", LAPTOP)):
+        page.set_viewport_size(size)
+        page.goto(f"/index.html?lang={lang}")
+        page.wait_for_selector(READY)
+        expect(page.locator("#saved-games li")).to_have_count(len(envs))
+        assert plays_off_screen(page, first_only=size == PHONE) == [], lang
+    def result(env, lang):
+        return page.locator(f'#saved-games li[data-saved="{env["id"]}"] .result .l-{lang}')
+
+    expect(result(old, "ja")).to_have_count(0)
+    expect(page.locator(f'li[data-saved="{old["id"]}"]')).to_contain_text("終局")
+    expect(result(won, "ja")).to_have_text("あなたの勝ち")
+    expect(result(blue, "ja")).to_have_text("青の勝ち")
+    page.click("#lang-toggle")
+    expect(result(won, "en")).to_have_text("You won")
+    expect(result(lost, "en")).to_have_text("You lost")
+    expect(result(seat, "en")).to_have_text(f"{ui_module('cardia').who(1, 'en')} won")
+    expect(result(draw, "en")).to_have_text("Draw")
+    expect(result(blue, "en")).to_have_text("Blue won")
+    assert axe_problems(page) == []
 
 
 def test_storage_that_throws_is_reported_once_and_play_goes_on(page: Page):

@@ -69,9 +69,10 @@ def test_the_lobby_answers_while_python_is_still_starting(page: Page):
     assert page.evaluate("!window.pygamesOpen")
     # Options open at once, the language switches at once: the page is not frozen.
     card = page.locator("#game-kiriai")
-    card.locator("details.options summary").click(timeout=2_000)
-    expect(card.locator("details.options")).to_have_attribute("open", "", timeout=1_000)
+    card.locator("button.setup").click(timeout=2_000)
+    expect(card.locator("dialog.setup-panel")).to_be_visible(timeout=1_000)
     card.locator('input[name="battlefield"][value="advanced"]').check(timeout=1_000)
+    card.locator("dialog.setup-panel button.done").click(timeout=1_000)
     page.click("#lang-toggle", timeout=1_000)
     expect(page.locator("html")).to_have_attribute("lang", "ja", timeout=1_000)
     assert page.evaluate("!window.pygamesOpen"), "Python was ready: the test proved nothing"

@@ -106,6 +106,17 @@ def test_a_finished_game_carries_its_replay_string():
     assert records.from_string(env["replay"]) == table.state.record()
 
 
+@pytest.mark.parametrize("gid", pygames.game_ids())
+def test_a_finished_game_says_who_won_and_one_in_progress_does_not(gid):
+    table = played_table(gid, "hotseat", moves=10_000)
+    assert table.over
+    env = saved.loads(saved.dumps(saved.envelope(table, "0000000000", created=1)))
+    assert env["winners"] == sorted(table.state.outcome()["winners"])
+    assert env["winners"] in ([0], [1], [], [0, 1])
+    going = played_table(gid, "hotseat", moves=1)
+    assert "winners" not in saved.envelope(going, "0000000001", created=1)
+
+
 @pytest.mark.parametrize("text, code", [
     ("", "format"), ("{not json", "format"), ("[]", "format"), ('{"kind": "other"}', "format"),
     ('{"kind": "pygames.saved", "v": "1"}', "format"),

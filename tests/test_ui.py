@@ -149,6 +149,81 @@ def test_lobby_boots_python_in_the_background_but_shows_no_loading_screen(lobby_
     assert "hidden" not in play_loading, "play.html shows its progress at once"
 
 
+@pytest.mark.parametrize("gid", pygames.game_ids())
+def test_each_game_is_a_tile_with_its_board_facts_and_one_play(lobby_html, gid):
+    """Its picture (inert SVG drawn by the game's UI module, hidden from screen readers:
+    the title names the game), players and play time, blurb, rules link, the line saying
+    what Play starts (the defaults), one Play; every choice waits in its settings dialog."""
+    game, tile = pygames.get_game(gid), outer(lobby_html, f'id="game-{gid}"')
+    thumb = outer(tile, 'class="thumb"')
+    assert 'aria-hidden="true"' in thumb.split(">", 1)[0] and "<svg" in thumb
+    assert not re.search(r"<(script|a|button|input)\b|\son\w+=", thumb), "the picture is inert"
+    low, high = pgui_ui(gid).PLAY_TIME
+    text = visible_text(outer(tile, 'class="meta"'))
+    for words in ("2 players", "2人", f"{low}–{high} min", f"{low}〜{high}分"):
+        assert words in text
+    assert f'href="./docs/en/{gid}.html"' in tile and f'href="./docs/ja/{gid}.html"' in tile
+    line = visible_text(outer(tile, f'id="plan-{gid}"'))
+    assert "vs bot · Normal · you go first" in line and "ボットと対戦" in line
+    assert [a.get("data-play") for tag, a in tags(tile) if tag == "button"
+            and "play" in a.get("class", "").split()] == [gid]
+    dialog = outer(tile, "<dialog")
+    radios = {(a["name"], a["value"]) for tag, a in tags(dialog) if a.get("type") == "radio"}
+    expected = {("mode", m) for m in ("bot", "hotseat", "link")} | {
+        (name, str(v)) for name, spec in game.option_schema.items() for v in spec["values"]}
+    assert expected <= radios
+    outside = tile.replace(dialog, "")
+    assert 'type="radio"' not in outside, "the tile itself stays short"
+
+
+def pgui_ui(gid):
+    from pgui import ui_module
+
+    return ui_module(gid)
+
+
+def test_the_tiles_line_follows_the_choices():
+    cardia = pygames.get_game("cardia")
+    assert lobby.plan(cardia, {"mode": "hotseat", "location": "bazaar"}) == {
+        "en": "Pass and play · Location: Bazaar", "ja": "1台で交代 · ロケーションは市場"}
+    assert lobby.plan(cardia, {"bot": "strong", "seat": "random", "deck": "II"})["en"] == (
+        "vs bot · Strong · seats drawn at random · Deck: Deck II (advanced)")
+
+
+def test_every_cardia_location_is_explained_in_both_languages(lobby_html):
+    cardia = pygames.get_game("cardia")
+    helps = lobby.option_help(cardia)
+    assert set(helps["location"]) == set(cardia.option_schema["location"]["values"])
+    dialog = outer(outer(lobby_html, 'id="game-cardia"'), "<dialog")
+    choices = {re.search(r'name="(\w+)" value="(\w+)"', c).groups(): visible_text(c)
+               for c in dialog.split('<label class="choice">')[1:]}
+    for value, texts in helps["location"].items():  # next to its own choice
+        assert texts["en"] in choices["location", value], value
+        assert texts["ja"] in choices["location", value], value
+    for gid, name in (("kiriai", "battlefield"), ("canosa", "layout")):
+        game = pygames.get_game(gid)
+        assert set(lobby.option_help(game)[name]) == {
+            str(v) for v in game.option_schema[name]["values"]}
+
+
+def test_option_help_for_a_value_that_does_not_exist_stops_the_build(monkeypatch):
+    ui = pgui_ui("cardia")
+    monkeypatch.setattr(ui, "OPTION_HELP", {"location": {"atlantis": {"en": "x", "ja": "x"}}})
+    with pytest.raises(ValueError, match="atlantis"):
+        lobby.render_lobby()
+
+
+@pytest.mark.parametrize("hook", ["thumbnail", "PLAY_TIME"])
+def test_a_game_without_a_lobby_hook_stops_the_build_naming_it(monkeypatch, hook):
+    monkeypatch.delattr(pgui_ui("canosa"), hook)
+    with pytest.raises(NotImplementedError, match=rf"canosa_ui has no {hook}"):
+        lobby.render_lobby()
+
+
+def test_saved_games_come_after_the_games(lobby_html):
+    assert lobby_html.index('class="games"') < lobby_html.index('id="saved-games"')
+
+
 def test_lobby_uses_no_outside_urls(lobby_html):
     assert not re.search(r"https?://", lobby_html, re.IGNORECASE)
     for _tag, attrs in tags(lobby_html):

@@ -10,6 +10,7 @@ import random
 import re
 
 from helpers.browser import READY, click_cmd, table_now
+from helpers.lobby import choose
 from playwright.sync_api import Page, expect
 
 TABLE = ".canosa[data-rows]"
@@ -28,8 +29,7 @@ def test_whole_game_vs_bot_from_the_lobby_by_clicking_squares(page: Page):
     page.wait_for_selector(READY)
     card = page.locator("#game-canosa")
     expect(card).to_contain_text("Canosa")
-    card.locator('input[name="mode"][value="bot"]').check()
-    card.locator('input[name="bot"][value="easy"]').check()
+    choose(page, "canosa", mode="bot", bot="easy")
     card.locator("button.play").click()
     page.wait_for_url(re.compile(r"/play\.html\?.*game=canosa"))
     page.wait_for_selector(TABLE)

@@ -10,6 +10,7 @@ import json
 import re
 
 from helpers.browser import READY, click_cmd, table_now
+from helpers.lobby import choose
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -23,11 +24,7 @@ CHOICE = """
 def start_from_lobby(page: Page, *, lang: str, mode: str, deck: str, location: str) -> None:
     page.goto(f"/index.html?lang={lang}")
     page.wait_for_selector(READY)
-    card = page.locator("#game-cardia")
-    card.locator(f'input[name="mode"][value="{mode}"]').check()
-    card.locator("details.options summary").click()
-    card.locator(f'input[name="deck"][value="{deck}"]').check()
-    card.locator(f'input[name="location"][value="{location}"]').check()
+    card = choose(page, "cardia", mode=mode, deck=deck, location=location)
     card.locator("button.play").click()
     page.wait_for_url(re.compile(r"/play\.html\?.*game=cardia"))
     page.wait_for_selector(".cardia")

@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from helpers.browser import READY
+from helpers.lobby import choose
 
 
 def open_lobby(page: Page, lang: str = "en") -> None:
@@ -19,11 +20,7 @@ def open_lobby(page: Page, lang: str = "en") -> None:
 
 def start_from_lobby(page: Page, *, mode: str = "bot", battlefield: str = "standard") -> None:
     """Kiri-ai's card in the open lobby: the mode (and battlefield), then Play."""
-    card = page.locator("#game-kiriai")
-    card.locator(f'input[name="mode"][value="{mode}"]').check()
-    if battlefield != "standard":
-        card.locator("details.options summary").click()
-        card.locator(f'input[name="battlefield"][value="{battlefield}"]').check()
+    card = choose(page, "kiriai", mode=mode, battlefield=battlefield)
     card.locator("button.play").click()
     page.wait_for_url(re.compile(r"/play\.html\?"))
     page.wait_for_selector(READY)

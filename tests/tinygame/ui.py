@@ -73,3 +73,16 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
             f'<p>{esc(t("tiny.score", lang, a=a, b=b))}</p>'
             f'<div role="group" aria-label="{esc(t("tiny.you_hold", lang))}">{buttons}</div>'
             f"</div>")
+
+
+# -- the lobby tile: the hooks pgui.lobby requires ------------------------------------------
+PLAY_TIME = (1, 2)
+
+
+def thumbnail(lang: str) -> str:
+    """Three cards, face up."""
+    cards = "".join(f'<rect x="{40 + 80 * i}" y="20" width="60" height="90" rx="8" fill="#fffdf8" '
+                    f'stroke="#3b352c"/><text x="{70 + 80 * i}" y="75" font-size="32" '
+                    f'text-anchor="middle">{i + 1}</text>' for i in range(3))
+    return (f'<svg viewBox="0 0 300 130" focusable="false" '
+            f'font-family="system-ui, sans-serif">{cards}</svg>')

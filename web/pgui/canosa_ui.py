@@ -794,3 +794,76 @@ def _legend(lang: str) -> str:
 def rules_html(lang: str) -> str:
     """The legend of the board's marks, then the rules in our own words."""
     return _legend(lang) + t("canosa.rules_html", lang)
+
+
+# -- the lobby tile (pgui.lobby) ------------------------------------------------------------
+
+#: How long a game takes, in minutes (the lobby tile says it).
+PLAY_TIME = (15, 30)
+
+#: The lobby's word for each option value that its label does not explain.
+OPTION_HELP = {
+    "layout": {
+        "standard": {"en": "The full board: four sailors to bring home, room to manoeuvre.",
+                     "ja": "標準の盤面。4人の船員を連れ帰るまで、駆け引きの余地がたっぷり。"},
+        "small": {"en": "A tighter board with fewer sailors: shorter games, earlier fights.",
+                  "ja": "船員が少ない小さな盤面。対局は短く、ぶつかり合いも早く始まります。"},
+    },
+    "first_turn": {
+        "1": {"en": "Gold opens with a single action, which evens out moving first.",
+              "ja": "先手の金は最初の手番だけ1アクション。先手の有利を抑えます。"},
+        "2": {"en": "Gold's first turn is a full two actions, as an older rule sheet has it.",
+              "ja": "古いルール通り、金の最初の手番も2アクション。"},
+    },
+    "draw_cap": {
+        "0": {"en": "Play on until someone brings four sailors home, as the rules say.",
+              "ja": "ルール通り、どちらかが船員4人を連れ帰るまで続けます。"},
+        "400": {"en": "A safety net for bots playing each other; people never reach it.",
+                "ja": "ボット同士の対戦用の安全策です。人の対局でここまで続くことはまずありません。"},
+    },
+}
+
+
+def thumbnail(lang: str) -> str:
+    """The lobby tile's picture: the board a few turns in (static SVG, drawn from the
+    engine's public view; the same in both languages)."""
+    import pygames
+
+    state = pygames.get_game("canosa").new_game(seed=2)
+    for _ in range(9):  # a few turns: pieces out at sea, some rings given
+        p = state.to_move()[0]
+        legal = state.legal_actions(p)
+        state.apply(p, next((a for a in legal if "+" in a), legal[len(legal) // 2]))
+    view = state.view(None)
+    rows, cols = view["rows"], view["cols"]
+    s = 144 // max(rows, cols)
+    x0 = (300 - s * cols) // 2
+    gold, silver = "#b0700c", "#6b7688"
+    out = ['<svg viewBox="0 0 300 150" focusable="false" font-family="system-ui, sans-serif">',
+           f'<rect x="{x0 - 3}" y="0" width="{s * cols + 6}" height="{s * rows + 6}" rx="8" '
+           f'fill="#6d8f9b"/>']
+    isles = {tuple(rc): p for p, rc in enumerate(view["islands"])}
+    for r in range(rows):
+        for c in range(cols):
+            isle = isles.get((r, c))
+            fill = "#cfe4ea" if isle is None else ("#f6e6c6", "#e3e7ee")[isle]
+            edge = "#8fb5c2" if isle is None else (gold, silver)[isle]
+            out.append(f'<rect x="{x0 + c * s + 1}" y="{r * s + 4}" width="{s - 2}" '
+                       f'height="{s - 2}" rx="4" fill="{fill}" stroke="{edge}"/>')
+    for sailor in view["sailors"]:
+        r, c = sailor["at"]
+        x, y = x0 + c * s + s / 2, r * s + 3 + s / 2
+        rings = sailor["rings"]
+        edge = (gold, silver)[rings[-1]] if rings else "#77716a"
+        out.append(f'<rect x="{x - s * .3:.1f}" y="{y - s * .35:.1f}" width="{s * .6:.1f}" '
+                   f'height="{s * .7:.1f}" rx="{s * .2:.1f}" fill="#fffdf8" stroke="{edge}" '
+                   f'stroke-width="2"/>')
+        for k, ring in enumerate(rings[:3]):
+            out.append(f'<circle cx="{x:.1f}" cy="{y + s * .2 - k * s * .17:.1f}" r="{s * .09:.1f}" '
+                       f'fill="{(gold, silver)[ring]}"/>')
+    for p, siren in enumerate(view["sirens"]):
+        r, c = siren["at"]
+        out.append(f'<circle cx="{x0 + c * s + s / 2:.1f}" cy="{r * s + 3 + s / 2:.1f}" '
+                   f'r="{s * .36:.1f}" fill="{(gold, silver)[p]}" stroke="#1f1d1a"/>')
+    out.append("</svg>")
+    return "".join(out)

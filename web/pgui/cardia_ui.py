@@ -1092,3 +1092,87 @@ def rules_html(lang: str) -> str:
                    for k in LOCATION_NAMES if f"cardia.loc.{k}" in STRINGS)
     parts.append(f'<h4>{esc(t("cardia.location", lang))}</h4><ul>{locs}</ul>')
     return "".join(parts)
+
+
+# -- the lobby tile (pgui.lobby) ------------------------------------------------------------
+
+#: How long a game takes, in minutes (the lobby tile says it).
+PLAY_TIME = (15, 25)
+
+
+def _help(en: str, ja: str) -> dict[str, str]:
+    return {"en": en, "ja": ja}
+
+
+#: The lobby's word for each option value (our own words, from the rules).
+OPTION_HELP = {
+    "deck": {
+        "I": _help("Straightforward abilities: the deck to learn the game with.",
+                   "素直な能力のカードばかり。最初はこちらで。"),
+        "II": _help("Trickier abilities that copy, swap and move influence: for players who "
+                    "know deck I.",
+                    "能力のコピーや入れ替え、影響力の移動など、ひねりの効いたデッキ。Iに慣れてから。"),
+    },
+    "location": {
+        "none": _help("The plain game: no extra rule.", "追加ルールなしの基本のゲーム。"),
+        "serpent_temple": _help(
+            "Light. Winning back an earlier encounter lets you draw a card and makes your "
+            "opponent throw one away.",
+            "軽め。前の戦闘を取り返すと1枚引け、相手は1枚捨てます。"),
+        "bazaar": _help(
+            "Light. No draw after an encounter; instead, whoever is down to one card or none "
+            "draws four.",
+            "軽め。戦闘後のドローはなく、手札が1枚以下になったら4枚引きます。"),
+        "founders_day": _help(
+            "Light. Hold the signets of three encounters side by side and the round is yours "
+            "at once.",
+            "軽め。隣り合う3つの戦闘のシグネットを取れば、そのラウンドは即座に勝ち。"),
+        "grand_library": _help(
+            "Medium. Hands start at two cards, but you draw two after every encounter.",
+            "中くらい。手札は2枚から始まりますが、戦闘ごとに2枚引きます。"),
+        "scrapyard": _help(
+            "Medium. Draw two after every encounter, then tuck one card of your hand under "
+            "your deck.",
+            "中くらい。戦闘ごとに2枚引き、手札から1枚を山札の下に戻します。"),
+        "auction_house": _help(
+            "Medium. Play weaker than your last card and the top card of your deck is lost.",
+            "中くらい。直前の自分のカードより弱いカードを出すと、山札の一番上を失います。"),
+        "haunted_catacombs": _help(
+            "Harsh. Play the same colour as your last card and you lose the round on the spot.",
+            "厳しめ。直前の自分のカードと同じ色を出すと、その場でラウンドの負け。"),
+        "foggy_swamp": _help(
+            "Harsh. Cards go down face down; each new card uncovers and settles the "
+            "encounter before it.",
+            "厳しめ。カードは裏向きで出し、次のカードを出すたびに一つ前の戦闘が明かされて決着します。"),
+        "random": _help("One of the eight, drawn with the deal; the table shows which.",
+                        "8つのうち1つを配札と一緒に決めます。どれになったかはテーブルに表示されます。"),
+    },
+}
+
+
+def thumbnail(lang: str) -> str:
+    """The lobby tile's picture: the encounter row a few encounters into a round (static
+    SVG, drawn from the engine's public view; the same in both languages)."""
+    import pygames
+
+    state = pygames.get_game("cardia").new_game(seed=11)
+    while len(state.view(None)["row"]) < 4 and not state.is_over():
+        for p in state.to_move():
+            legal = state.legal_actions(p)
+            state.apply(p, legal[(len(legal) - 1) * p])
+    colours = {"G": "#2f6b3a", "Y": "#8a6a00", "R": "#a3302a", "B": "#2a5a9c"}
+    out = ['<svg viewBox="0 0 300 150" focusable="false" font-family="system-ui, sans-serif">']
+    for i, enc in enumerate(state.view(None)["row"][:4]):
+        x = 12 + i * 72
+        for seat, y in ((1, 4), (0, 78)):  # the opponent above, you below
+            card = enc["cards"][seat]
+            out.append(f'<rect x="{x}" y="{y}" width="60" height="68" rx="7" fill="#fffdf8" '
+                       f'stroke="#3b352c" stroke-width="1.5"/>'
+                       f'<path d="M{x} {y + 7}a7 7 0 0 1 7-7h46a7 7 0 0 1 7 7v5h-60z" '
+                       f'fill="{colours[colour_of(card["value"])]}"/>'
+                       f'<text x="{x + 30}" y="{y + 48}" font-size="26" font-weight="700" '
+                       f'fill="#1f1d1a" text-anchor="middle">{card["influence"]}</text>')
+            if card["signets"]:
+                out.append(f'<circle cx="{x + 52}" cy="{y + 60}" r="5" fill="#c98414"/>')
+    out.append("</svg>")
+    return "".join(out)

@@ -652,3 +652,66 @@ def rules_html(lang: str) -> str:
     cards = "".join(f"<li><b>{esc(card_name(c, lang))}</b>: {esc(t('kiriai.card.' + c, lang))}</li>"
                     for c in "ARCSHLBKZX")
     return t("kiriai.rules_html", lang) + f"<ul>{cards}</ul>"
+
+
+# -- the lobby tile (pgui.lobby) ------------------------------------------------------------
+
+#: How long a game takes, in minutes (the lobby tile says it).
+PLAY_TIME = (10, 15)
+
+#: The lobby's word for each option value that its label does not explain.
+OPTION_HELP = {
+    "battlefield": {
+        "standard": {"en": "Both samurai start at the two ends of a short field: the quickest way "
+                           "into the duel.",
+                     "ja": "短い戦場の両端から始まります。すぐに斬り合いになる、まずはこちら。"},
+        "advanced": {"en": "A longer field; each of you secretly picks a start space and stance "
+                           "before the first round.",
+                     "ja": "長い戦場。最初のラウンドの前に、開始位置と構えをそれぞれ秘密に選びます。"},
+    },
+    "round_limit": {
+        "0": {"en": "Play on until a samurai falls, as the rules say.",
+              "ja": "ルール通り、どちらかが倒れるまで続けます。"},
+        "200": {"en": "A safety net for bots playing each other; people never reach it.",
+                "ja": "ボット同士の対戦用の安全策です。人の対局でここまで続くことはまずありません。"},
+    },
+}
+
+
+def thumbnail(lang: str) -> str:
+    """The lobby tile's picture: the battlefield of a game a few rounds in (static SVG,
+    drawn from the engine's public view; the same in both languages)."""
+    import pygames
+
+    state = pygames.get_game("kiriai").new_game(seed=3)
+    for _ in range(1):  # a round: both stepped in, a strike each
+        for p in state.to_move():
+            legal = state.legal_actions(p)
+            state.apply(p, next((a for a in legal if a.startswith(("AH", "AB", "AL"))), legal[0]))
+    board = state.view(None)["board"]
+    size = state.view(None)["size"]
+    w, cell = 300, 300 // size
+    out = [f'<svg viewBox="0 0 {w} 150" focusable="false" font-family="system-ui, sans-serif">',
+           f'<rect x="0" y="18" width="{w}" height="84" rx="10" fill="#6d5a3f"/>']
+    for i in range(size):
+        out.append(f'<rect x="{i * cell + 4}" y="22" width="{cell - 8}" height="76" rx="6" '
+                   f'fill="#d9c7a5"/>')
+    fills = ("#b8322a", "#2a5a9c")
+    for p in (0, 1):
+        x = (board["pos"][p] - 1) * cell + cell // 2 + (12 - 24 * p) * (
+            board["pos"][0] == board["pos"][1])
+        glyph = "天" if board["stance"][p] == "H" else "地"
+        out.append(f'<rect x="{x - 20}" y="30" width="40" height="60" rx="8" fill="{fills[p]}"/>'
+                   f'<text x="{x}" y="64" font-size="22" fill="#fff" text-anchor="middle">'
+                   f'{glyph}</text>')
+        for k in range(2):
+            hurt = k < board["wounds"][p]
+            out.append(f'<circle cx="{x - 6 + 12 * k}" cy="80" r="4" '
+                       f'fill="{"#111" if hurt else "#ffffffcc"}"/>')
+    for p in (0, 1):  # each one's two programmed cards, face down
+        for k in range(2):
+            x = (20 + 44 * k) if p == 0 else (w - 104 + 44 * k)
+            out.append(f'<rect x="{x}" y="112" width="38" height="34" rx="6" fill="#4c4437" '
+                       f'stroke="{fills[p]}" stroke-width="3"/>')
+    out.append("</svg>")
+    return "".join(out)

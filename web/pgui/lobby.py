@@ -5,6 +5,12 @@ CSS shows the spans matching ``<html lang>``, which ``boot.js`` sets from the UR
 saved choice or the browser's language. While the player reads it, Python starts in a
 worker in the background (``glue.js``; the page never waits for it); Play then opens the
 table in this same page, without a second start.
+
+Each game is a tile: its board (the UI module's ``thumbnail``), players and play time, its
+blurb and rules link, a line saying what Play will start, and Play. The choices (mode, bot,
+seat, options with their ``OPTION_HELP``) wait in a modal ``<dialog>`` opened by the tile's
+Change, so nothing on the page moves; the script redraws the line from the checked choices
+(``data-plan-en``/``-ja``, the same words :func:`plan` gives). Saved games follow the tiles.
 """
 
 from __future__ import annotations
@@ -27,15 +33,103 @@ def _players(game: pygames.Game) -> str:
     return both("players_range", a=game.min_players, b=game.max_players)
 
 
-def _radio_group(name: str, legend: str, choices: list[tuple[Any, str]], default: Any,
-                 gid: str) -> str:
-    items = []
-    for value, label_html in choices:
+def _hook(gid: str, name: str) -> Any:
+    """A lobby hook the game's UI module must provide (see :mod:`pgui.table`): missing, the
+    build stops naming it."""
+    ui = ui_module(gid)
+    if not hasattr(ui, name):
+        raise NotImplementedError(
+            f"{ui.__name__} has no {name}: the lobby tile needs it (see pgui.table's docstring)")
+    return getattr(ui, name)
+
+
+def _minutes(gid: str) -> str:
+    low, high = _hook(gid, "PLAY_TIME")
+    return both("minutes", a=low, b=high) if low != high else both("minutes_n", n=low)
+
+
+def _thumbnail(gid: str) -> str:
+    """The tile's picture, drawn by the game's own ``thumbnail(lang)``: decorative (the
+    tile's title names the game), one copy when both languages draw the same."""
+    draw = _hook(gid, "thumbnail")
+    pictures = {lang: draw(lang) for lang in LANGS}
+    if len(set(pictures.values())) == 1:
+        inner = pictures["en"]
+    else:
+        inner = "".join(f'<div class="l-{lang}">{pictures[lang]}</div>' for lang in LANGS)
+    return f'<div class="thumb" aria-hidden="true">{inner}</div>'
+
+
+def option_help(game: pygames.Game) -> dict[str, dict[str, dict[str, str]]]:
+    """The game's ``OPTION_HELP`` (optional), checked against its option schema: a word
+    about an option or value that does not exist, or in one language only, stops the build."""
+    helps = getattr(ui_module(game.id), "OPTION_HELP", {})
+    for name, values in helps.items():
+        if name not in game.option_schema:
+            raise ValueError(f"{game.id} OPTION_HELP names no option {name!r}")
+        known = {str(v) for v in game.option_schema[name]["values"]}
+        for value, texts in values.items():
+            if value not in known or set(texts) != set(LANGS):
+                raise ValueError(f"{game.id} OPTION_HELP[{name!r}][{value!r}]: not a value "
+                                 f"of the option, or not in {', '.join(LANGS)}")
+    return helps
+
+
+def _option_label(game: pygames.Game, name: str, value: Any) -> dict[str, str]:
+    labels = game.option_labels.get(name, {})
+    return labels.get(str(value), {lang: str(value) for lang in LANGS})
+
+
+def _plan_words(game: pygames.Game, name: str, value: Any) -> dict[str, str]:
+    """What the tile's line says for this choice ('' : nothing, an option at its default)."""
+    if name == "mode":
+        return {lang: t(f"plan_{value}", lang) for lang in LANGS}
+    if name == "bot":
+        return {lang: t("plan_level", lang, level=t(f"level_{value}", lang)) for lang in LANGS}
+    if name == "seat":
+        return {lang: t(f"plan_seat_{value}", lang) for lang in LANGS}
+    if value == game.option_schema[name]["default"]:
+        return {lang: "" for lang in LANGS}
+    labels = game.option_labels.get(name, {})
+    label = labels.get("label", {lang: name for lang in LANGS})
+    value_label = _option_label(game, name, value)
+    return {lang: t("plan_option", lang, label=label[lang], value=value_label[lang])
+            for lang in LANGS}
+
+
+#: Each choice's default: the tile's line as the page is built (the script redraws it).
+DEFAULTS = {"mode": "bot", "bot": "normal", "seat": "0"}
+
+
+def plan(game: pygames.Game, choices: dict[str, Any] | None = None) -> dict[str, str]:
+    """The tile's line, what Play will start, in each language: the same words as the
+    lobby's script puts together from the checked choices (``data-plan-*``)."""
+    chosen = {**DEFAULTS, **{n: s["default"] for n, s in game.option_schema.items()},
+              **(choices or {})}
+    names = ["mode", *(("bot", "seat") if chosen["mode"] == "bot" else ()),
+             *game.option_schema]
+    words = [_plan_words(game, n, chosen[n]) for n in names]
+    return {lang: " · ".join(w[lang] for w in words if w[lang]) for lang in LANGS}
+
+
+def _radio_group(game: pygames.Game, name: str, legend: str, choices: list[Any],
+                 default: Any, labels: dict[Any, dict[str, str]],
+                 helps: dict[str, dict[str, str]] | None = None, inline: bool = False) -> str:
+    gid, items = game.id, []
+    for value in choices:
         checked = " checked" if value == default else ""
+        words = _plan_words(game, name, value)
+        help_html = ""
+        if helps and str(value) in helps:
+            help_html = f'<small class="help">{bilingual(helps[str(value)])}</small>'
         items.append(f'<label class="choice"><input type="radio" name="{esc(name)}" '
-                     f'value="{esc(value)}"{checked}> {label_html}</label>')
-    return (f'<fieldset class="opt" id="{esc(gid)}-{esc(name)}"><legend>{legend}</legend>'
-            f'{"".join(items)}</fieldset>')
+                     f'value="{esc(value)}"{checked} data-plan-en="{esc(words["en"])}" '
+                     f'data-plan-ja="{esc(words["ja"])}"><span class="choice-text">'
+                     f'<span class="name">{bilingual(labels[value])}</span>{help_html}</span>'
+                     f'</label>')
+    cls = "opt inline" if inline else "opt"
+    return (f'<fieldset class="{cls}" id="{esc(gid)}-{esc(name)}"><legend>{legend}</legend>'
+            f'<div class="choices">{"".join(items)}</div></fieldset>')
 
 
 def _how_to_play(game: pygames.Game) -> str:
@@ -46,32 +140,64 @@ def _how_to_play(game: pygames.Game) -> str:
         f'{esc(t("how_to_play", lang))}</a>' for lang in LANGS)
 
 
-def _game_card(game: pygames.Game) -> str:
+def _strings(prefix: str, values: tuple[str, ...]) -> dict[str, dict[str, str]]:
+    return {v: {lang: t(f"{prefix}{v}", lang) for lang in LANGS} for v in values}
+
+
+def _setup_panel(game: pygames.Game) -> str:
+    """Mode, bot, seat and options: a modal dialog over the page (it pushes nothing around),
+    opened by the tile's Change; every choice keeps the tile's line true."""
     gid = game.id
-    modes = _radio_group("mode", both("mode"), [("bot", both("mode_bot")),
-                                                ("hotseat", both("mode_hotseat")),
-                                                ("link", both("mode_link"))], "bot", gid)
-    bot = (_radio_group("bot", both("bot_level"), [(lv, both(f"level_{lv}")) for lv in LEVELS],
-                        "normal", gid)
-           + _radio_group("seat", both("your_seat"), [(v, both(f"seat_{v}")) for v in
-                                                      ("0", "1", "random")], "0", gid))
+    modes = _radio_group(game, "mode", both("mode"), ["bot", "hotseat", "link"], "bot",
+                         _strings("mode_", ("bot", "hotseat", "link")))
+    bot = (_radio_group(game, "bot", both("bot_level"), list(LEVELS), "normal",
+                        _strings("level_", LEVELS), inline=True)
+           + _radio_group(game, "seat", both("your_seat"), ["0", "1", "random"], "0",
+                          _strings("seat_", ("0", "1", "random")), inline=True))
+    helps = option_help(game)
     options = []
     for name, spec in game.option_schema.items():
         labels = game.option_labels.get(name, {})
         legend = bilingual(labels["label"]) if "label" in labels else esc(name)
-        choices = [(v, bilingual(labels[v]) if v in labels else esc(v)) for v in spec["values"]]
-        options.append(_radio_group(name, legend, choices, spec["default"], gid))
+        options.append(_radio_group(
+            game, name, legend, list(spec["values"]), spec["default"],
+            {v: _option_label(game, name, v) for v in spec["values"]}, helps.get(name),
+            inline=name not in helps and len(spec["values"]) <= 3))
+    names = {lang: t("setup_title", lang, game=game.names[lang]) for lang in LANGS}
     return (
-        f'<article class="game" id="game-{esc(gid)}" data-game="{esc(gid)}">'
-        f'<h2>{bilingual(game.names)}</h2><p class="meta">{_players(game)}</p>'
-        f'<p>{bilingual(ui_module(gid).BLURB)}</p>'
-        f'<p class="rules-link">{_how_to_play(game)}</p>'
+        f'<dialog class="setup-panel" id="setup-{esc(gid)}" aria-labelledby="setup-title-{esc(gid)}">'
+        f'<div class="panel-head"><h3 id="setup-title-{esc(gid)}">{bilingual(names)}</h3>'
+        f'<button type="button" class="close" data-close>{both("setup_close")}</button></div>'
+        f'<div class="panel-body">{modes}<div class="vs-bot">{bot}</div>'
+        f'<div class="options">{"".join(options)}</div></div>'
+        f'<div class="panel-foot"><p class="plan-text" aria-live="polite">{bilingual(plan(game))}</p>'
+        f'<button type="button" class="done" data-close>{both("setup_done")}</button>'
+        f'<button type="submit" class="primary play-now">{both("play")}</button></div>'
+        f'</dialog>')
+
+
+def _game_card(game: pygames.Game) -> str:
+    gid = game.id
+    change = bilingual({lang: t("setup_change", lang) for lang in LANGS})
+    change_sr = bilingual({lang: t("setup_change_sr", lang, game=game.names[lang])
+                           for lang in LANGS})
+    return (
+        f'<article class="game" id="game-{esc(gid)}" data-game="{esc(gid)}" '
+        f'aria-labelledby="title-{esc(gid)}">'
+        f'{_thumbnail(gid)}<div class="tile-body">'
+        f'<h2 id="title-{esc(gid)}">{bilingual(game.names)}</h2>'
+        f'<p class="meta"><span>{_players(game)} · {_minutes(gid)}</span>{_how_to_play(game)}</p>'
+        f'<p class="blurb">{bilingual(ui_module(gid).BLURB)}</p>'
         f'<form action="./play.html" method="get" class="start">'
         f'<input type="hidden" name="game" value="{esc(gid)}">'
         f'<input type="hidden" name="lang" value="en" class="lang-field">'
-        f'{modes}<div class="vs-bot">{bot}</div><details class="options"><summary>{both("options")}</summary>'
-        f'{"".join(options)}</details>'
-        f'<button type="submit" class="primary play" data-play="{esc(gid)}">{both("play")}</button></form></article>')
+        f'<div class="plan"><p class="plan-text" id="plan-{esc(gid)}">{bilingual(plan(game))}</p>'
+        f'<button type="button" class="setup" aria-haspopup="dialog" '
+        f'aria-controls="setup-{esc(gid)}">{change}<span class="sr-only">{change_sr}</span>'
+        f'</button></div>'
+        f'<button type="submit" class="primary play" data-play="{esc(gid)}" '
+        f'aria-describedby="plan-{esc(gid)}">{both("play")}</button>'
+        f'{_setup_panel(game)}</form></div></article>')
 
 
 def _planned_card(gid: str, names: dict[str, str]) -> str:
@@ -87,9 +213,13 @@ def _saved_games() -> str:
     from . import saved
 
     keys = ("saved_in_progress", "saved_finished", "saved_moves", "saved_continue",
-            "saved_replay", "saved_delete", "saved_deleted")
+            "saved_replay", "saved_delete", "saved_deleted", "saved_you_won", "saved_you_lost",
+            "saved_draw")
     labels: dict[str, Any] = {key: {lang: t(key, lang) for lang in LANGS} for key in keys}
     labels["names"] = {gid: pygames.get_game(gid).names for gid in pygames.game_ids()}
+    # Who won a pass-and-play game: "Red won", in the words of the game's own seats.
+    labels["won"] = {gid: [{lang: t("saved_won", lang, who=ui_module(gid).who(p, lang))
+                            for lang in LANGS} for p in (0, 1)] for gid in pygames.game_ids()}
     labels["modes"] = {m: {lang: t(f"mode_{m}", lang) for lang in LANGS}
                        for m in ("bot", "hotseat")}
     labels["levels"] = {lv: {lang: t(f"level_{lv}", lang) for lang in LANGS} for lv in LEVELS}
@@ -142,6 +272,11 @@ SAVED_SCRIPT = """
     out.sort(function (a, b) { return b.updated - a.updated; });
     return out;
   }
+  function won(g) {  // a finished game's result, from its stored winners (seats)
+    if (g.winners.length !== 1) return L.saved_draw;
+    if (g.mode === "bot") return g.winners[0] === g.human ? L.saved_you_won : L.saved_you_lost;
+    return (L.won[g.game] || [])[g.winners[0]] || null;
+  }
   function text(parent, s) { parent.appendChild(document.createTextNode(s)); }
   function action(tag, label, cls) {
     var b = document.createElement(tag);
@@ -168,6 +303,14 @@ SAVED_SCRIPT = """
     }
     text(what, " · ");
     what.appendChild(bi(g.over ? L.saved_finished : L.saved_in_progress));
+    var result = g.over && Array.isArray(g.winners) ? won(g) : null;
+    if (result) {
+      text(what, " · ");
+      var res = document.createElement("b");
+      res.className = "result";
+      res.appendChild(bi(result));
+      what.appendChild(res);
+    }
     text(what, " · ");
     what.appendChild(bi(L.saved_moves, Number(g.moves) || 0));
     text(what, " · ");
@@ -249,8 +392,44 @@ LOBBY_SCRIPT = """
   // Play opens the table in this page, where Python has been starting all along (in a
   // worker: glue.js); the URL becomes the table's own (play.html?...), so reload and
   // bookmarks still work.
+  // The tile's line says what Play will start: the words of every checked choice
+  // (data-plan-en/-ja; the bot's level and seat only against the bot), redrawn on change.
+  function plan(form) {
+    var mode = form.querySelector('input[name="mode"]:checked');
+    var chosen = Array.prototype.filter.call(
+      form.querySelectorAll("input[type=radio]:checked"), function (r) {
+        return r.dataset.planEn && !(mode && mode.value !== "bot" && r.closest(".vs-bot"));
+      });
+    form.querySelectorAll(".plan-text").forEach(function (line) {
+      line.textContent = "";
+      ["en", "ja"].forEach(function (lang) {
+        var s = document.createElement("span");
+        s.lang = lang;
+        s.className = "l-" + lang;
+        s.textContent = chosen.map(function (r) {
+          return r.dataset[lang === "en" ? "planEn" : "planJa"];
+        }).join(" \u00b7 ");
+        line.appendChild(s);
+      });
+    });
+  }
   document.querySelectorAll("form.start").forEach(function (form) {
+    var panel = form.querySelector("dialog");
+    form.querySelector("button.setup").addEventListener("click", function () {
+      panel.showModal();
+      form.querySelector('input[name="mode"]:checked').focus();  // arrows move the choice
+    });
+    form.querySelectorAll("[data-close]").forEach(function (b) {
+      b.addEventListener("click", function () { panel.close(); });
+    });
+    panel.addEventListener("click", function (e) {  // a tap on the backdrop closes it
+      if (e.target === panel) panel.close();
+    });
+    form.addEventListener("change", function () { plan(form); });
+    addEventListener("pageshow", function () { plan(form); });  // restored choices
+    plan(form);
     form.addEventListener("submit", function (e) {
+      if (panel.open) panel.close();
       if (!window.pygamesWait) return;  // boot glue missing: plain navigation
       e.preventDefault();
       var query = new URLSearchParams(new FormData(form)).toString();
@@ -280,9 +459,9 @@ def render_lobby() -> str:
 <button type="button" id="lang-toggle" class="lang">{toggle}</button></header>
 <main class="lobby-main">
 <p class="tagline">{both("tagline")}</p>
-{_saved_games()}
 <h2 class="section">{both("choose_game")}</h2>
 <div class="games">{games}{planned}</div>
+{_saved_games()}
 <p class="note">{both("offline_note")} {both("loading_hint")}</p>
 {import_form_both()}
 </main>

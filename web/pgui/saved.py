@@ -17,12 +17,14 @@ hex digits), holding a JSON envelope::
      "game": "kiriai", "mode": "bot", "level": "easy", "seat": 0, "human": 0,
      "speed": 900, "lang": "en", "created": 1764600000000, "updated": 1764600042000,
      "moves": 6, "over": false, "record": {...State.record(): game, v, seed, actions...},
-     "replay": "r1...."}
+     "replay": "r1....", "winners": [0]}
 
 ``level``/``human``: the bot's level and the human's seat (``mode=bot``); ``created`` and
 ``updated``: milliseconds since the epoch; ``moves``: the record's actions; ``replay``: the
 record string (:func:`pygames.records.to_string`) once the game is over, for the lobby's
-Replay link. The record holds the deal (seed): it lives only in this browser's storage and
+Replay link, and ``winners`` (the seats that won: ``[]`` a draw) once it is over, for the
+lobby's "You won" (entries saved before it existed have none: the lobby says "Finished"
+only). The record holds the deal (seed): it lives only in this browser's storage and
 in memory, never in the page's HTML while the game hides something; the page's address
 names the game only by its id (``play.html?...&resume=<id>``).
 
@@ -77,6 +79,10 @@ STRINGS = {
     "saved_continue": {"en": "Continue", "ja": "続きから"},
     "saved_replay": {"en": "Replay", "ja": "再生"},
     "saved_delete": {"en": "Delete", "ja": "削除"},
+    "saved_you_won": {"en": "You won", "ja": "あなたの勝ち"},
+    "saved_you_lost": {"en": "You lost", "ja": "あなたの負け"},
+    "saved_won": {"en": "{who} won", "ja": "{who}の勝ち"},
+    "saved_draw": {"en": "Draw", "ja": "引き分け"},
     "saved_deleted": {"en": "Game deleted.", "ja": "対局を削除しました。"},
     "saved_note": {"en": "Local games are saved in this browser after every move.",
                    "ja": "ローカルの対局は一手ごとにこのブラウザに保存されます。"},
@@ -137,7 +143,14 @@ def envelope(table: Table, save_id: str, created: int) -> dict[str, Any]:
     }
     if over:
         env["replay"] = records.to_string(record)
+        env["winners"] = winners(table)
     return env
+
+
+def winners(table: Table) -> list[int]:
+    """Who won a finished game (``[]``: a draw), from the outcome every seat is shown."""
+    outcome = table.state.outcome() or {}
+    return sorted(p for p in outcome.get("winners", ()) if p in (0, 1))
 
 
 def dumps(env: dict[str, Any]) -> str:

@@ -21,7 +21,11 @@ which provides
 * ``describe(event, lang, view)``: one event in words for the log (``view`` is the
   viewer's, for what an event does not repeat, e.g. which deck is in play);
 * ``who(seat, lang)``, ``result_reason(outcome, lang)``, ``rules_html(lang)``;
-* ``step_delay(event, speed)``: milliseconds to look at a step.
+* ``step_delay(event, speed)``: milliseconds to look at a step;
+* for the lobby's tile (:mod:`pgui.lobby`, built in CPython; a missing one stops the build
+  naming it): ``thumbnail(lang)``, its picture, static inert SVG/HTML of a typical position
+  drawn from the engine's public view (the lobby hides it from screen readers), and
+  ``PLAY_TIME``, ``(low, high)`` minutes.
 
 Optionally, ``UNDO = True``: in local play (against the bot, hot-seat) a player who is
 still to move after an action of their own may take it back (``command("undo")``, the
@@ -37,6 +41,8 @@ current choice (the hand a card is played from, a question's buttons) with
 ``data-choice``, and what a playback step reveals (the cards turned over) with
 ``data-reveal``: the shell scrolls that into view, and the phone tests check both are on
 screen.
+``OPTION_HELP``: ``{option: {value (as a string): {"en": ..., "ja": ...}}}``, a sentence
+the lobby's settings show under an option value its label does not explain.
 ``STYLESHEET``: the table's own stylesheet, a path from the app's root (the games of this
 package keep theirs beside their module, ``pgui/<game id>.css``); the page loads it with
 the table, after the shared ``app.css``, which names no game.
