@@ -52,11 +52,11 @@ def test_play_a_whole_game_against_the_bot(page: Page, page_errors):
     assert not [t for t in long_tasks(page) if t > LIMIT_MS], long_tasks(page)
     start_from_lobby(page, mode="bot")
     expect(page.locator(".panel.blue")).to_contain_text("bot")
-    expect(page.locator(".prompt")).to_contain_text("choose your 1st and 2nd action")
+    expect(page.locator(".prompt")).to_contain_text("Your turn: choose 2 cards")
     # The first round, watched step by step: the reveal plays out before the next round.
     program_round(page, "C", "B")
     expect(page.locator("#app")).to_have_attribute("data-animating", "true")
-    expect(page.locator(".log-lines")).to_contain_text("Reveal 1: Red Charge", timeout=10_000)
+    expect(page.locator(".log-lines")).to_contain_text("Reveal 1: your Charge", timeout=10_000)
     expect(page.locator("#app")).to_have_attribute("data-animating", "false", timeout=30_000)
     expect(page.locator(".kiriai")).to_have_attribute("data-round", "2")
     # High Strike... no: Balanced was Red's 2nd card, so it rests this round.
@@ -91,11 +91,11 @@ def test_japanese_lobby_and_table(page: Page):
     expect(page.locator(".prompt")).to_contain_text("1番目と2番目の行動")
     program_round(page, "A", "H")
     finish_reveal(page)
-    expect(page.locator(".log-lines")).to_contain_text("公開1：赤「接近」")
+    expect(page.locator(".log-lines")).to_contain_text("公開1：あなたの「接近」")
     # The choice is remembered and can be switched back on the table.
     page.click('.bar [data-cmd="lang:en"]')
     expect(page.locator(".hand h2")).to_have_text("Your hand")
-    expect(page.locator(".log-lines")).to_contain_text("Reveal 1: Red Approach")
+    expect(page.locator(".log-lines")).to_contain_text("Reveal 1: your Approach")
     assert "lang=en" in page.url and "lang=ja" not in page.url  # a reload keeps English
     page.goto("/index.html")
     page.wait_for_selector(READY)
@@ -110,20 +110,20 @@ def test_hot_seat_hides_the_first_players_program(page: Page):
     # Nobody's hand is in the page while the device changes hands.
     expect(page.locator('[data-cmd^="pick:"]')).to_have_count(0)
     page.click('[data-cmd="handover-ok"]')
-    red_special = page.locator('.panel.red [data-card]').last.get_attribute("data-card")
+    red_special = page.locator('.hand .card.special').get_attribute("data-card")
     program_round(page, "C", "L")
     expect(handover).to_contain_text("Pass the device to Blue")
     expect(page.locator('[data-cmd^="pick:"]')).to_have_count(0)
     page.click('[data-cmd="handover-ok"]')
     # Blue sees their own hand, Red's two programmed cards only face down.
     expect(page.locator(".hand h2")).to_be_visible()
-    red_slots = page.locator('.duel .slot[data-player="0"] .card')
+    red_slots = page.locator('.duel-row .slot[data-player="0"] .card')
     expect(red_slots).to_have_count(2)
     for i in range(2):
         expect(red_slots.nth(i)).to_have_class(re.compile(r"\bback\b"))
         assert red_slots.nth(i).get_attribute("data-card") is None
     html = page.content()
-    assert 'data-card="C"' not in html.split('class="duel"')[1].split("</section>")[0]
+    assert 'data-card="C"' not in html.split('class="panel red')[1].split("</section>")[0]
     # Red's unplayed special is nowhere on Blue's screen.
     blue_special = page.locator('.hand .card.special').get_attribute("data-card")
     if red_special != blue_special:
@@ -131,7 +131,8 @@ def test_hot_seat_hides_the_first_players_program(page: Page):
     # Blue programs; the round is revealed to both, then Red gets the device back.
     program_round(page)
     finish_reveal(page)
-    expect(page.locator(".log-lines")).to_contain_text("Reveal 1: Red Charge")
+    # Nobody holds the device now: the log names both sides by colour.
+    expect(page.locator(".log-lines")).to_contain_text("Reveal 1: Red's Charge")
     expect(handover).to_contain_text("Pass the device to Red")
 
 
@@ -149,7 +150,7 @@ def test_advanced_battlefield_secret_start(page: Page):
     red = page.locator('.samurai.red')
     expect(red).to_have_attribute("data-stance", "E")
     expect(page.locator('.space[data-space="3"] .samurai.red')).to_have_count(1)
-    expect(page.locator(".log-lines")).to_contain_text("Start: Red on space 3")
+    expect(page.locator(".log-lines")).to_contain_text("Start: you on space 3")
 
 
 def test_keyboard_only_round(page: Page):
