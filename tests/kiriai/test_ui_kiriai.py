@@ -773,6 +773,30 @@ def test_hotseat_handover_hides_reds_program():
     assert cards_in(duel_row(html, "blue")) == {"A", "H"}
 
 
+def test_hot_seat_says_you_to_whoever_holds_the_device_and_colours_while_nobody_does():
+    table = Table("kiriai", mode="hotseat", seed=1, speed=0, lang="ja")
+    you = t("you", "ja")
+    click(table, "handover-ok")
+    html = table.html()
+    assert prompt_text(html) == "あなたの番：1番目と2番目の行動にするカードを2枚選んでください。"
+    assert f"({you})" in visible_text(panel(html, "red"))
+    assert you not in visible_text(panel(html, "blue"))
+    for cmd in ("pick:C", "pick:B", "confirm", "handover-ok"):
+        click(table, cmd)
+    html = table.html()  # Blue holds the device now: Blue is "you"
+    assert f"({you})" in visible_text(panel(html, "blue"))
+    assert you not in visible_text(panel(html, "red"))
+    for cmd in ("pick:A", "pick:H", "confirm"):
+        click(table, cmd)
+    html = table.html()  # the reveal, shown to both: nobody is "you"
+    assert table.animating and prompt_text(html) == "公開1：赤の「突撃」／青の「接近」。"
+    table.skip()
+    html = table.html()  # the hand-over to Red
+    assert log_lines(html) and not [line for line in log_lines(html) if you in line]
+    click(table, "handover-ok")
+    assert "公開1：あなたの「突撃」／青の「接近」。" in log_lines(table.html())
+
+
 def test_bot_program_is_hidden_from_the_player():
     table = Table("kiriai", mode="bot", seed=3, speed=0)
     assert table.state.pending[BLUE] is not None  # the bot has already chosen
