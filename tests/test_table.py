@@ -82,10 +82,10 @@ def test_log_lines_are_the_seats_own_events_in_words(gid):
     ui = ui_module(gid)
     html = table.html()
     lines = re.findall(r'<li class="ev-[^"]*">(.*?)</li>', html)
-    events = table.state.events(0)
+    events, view = table.state.events(0), table.state.view(0)
     assert len(lines) == len(events)
     for line, event in zip(lines, events, strict=True):
-        worded = ui.describe(event, "en")
+        worded = ui.describe(event, "en", view)  # as the viewer reads it
         assert worded and worded != event["t"], event  # every event is worded
         assert line == htmllib.escape(worded, quote=True)
 

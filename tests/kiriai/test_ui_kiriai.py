@@ -65,9 +65,26 @@ def duel_row(html: str, colour: str) -> str:
 
 
 def panel(html: str, colour: str) -> str:
-    el = outer(html, f'class="panel {colour}"')
+    el = outer(html, f'class="panel {colour}')
     assert el is not None
     return el
+
+
+def aside_and_special(html: str, colour: str) -> str:
+    """A seat's set-aside and special card, in its strip (the viewer's are in the hand)."""
+    return outer(panel(html, colour), 'class="row"') or ""
+
+
+def hand(html: str) -> str:
+    el = outer(html, 'class="hand"')
+    assert el is not None
+    return el
+
+
+def pick_prompt(n: int) -> str:
+    """The status line while the viewer still has ``n`` cards to choose."""
+    which = t("kiriai.which_both" if n == 2 else "kiriai.which_second", "en")
+    return t("kiriai.prompt_pick", "en", n=n, which=which)
 
 
 def round_label(html: str) -> str:
@@ -149,8 +166,10 @@ def initial_board(state) -> dict | None:
 
 # =========================================================================== strings
 def test_the_keys_kiriai_ui_builds_at_run_time_exist():
-    # f"kiriai.{COLOURS[p]}" and "kiriai.card." + letter (test_ui.py checks the literal ones).
-    built = {f"kiriai.{c}" for c in kiriai_ui.COLOURS} | {f"kiriai.card.{c}" for c in CARDS}
+    # f"kiriai.{COLOURS[p]}", "kiriai.card." + letter, its short form, and the _you wordings
+    # of the log (test_ui.py checks the literal ones).
+    built = ({f"kiriai.{c}" for c in kiriai_ui.COLOURS} | {f"kiriai.card.{c}" for c in CARDS}
+             | {f"kiriai.short.{c}" for c in CARDS})
     assert not built - set(STRINGS), sorted(built - set(STRINGS))
 
 
@@ -193,9 +212,56 @@ def test_describe_words_every_event_in_both_languages():
         assert en and ja and en != ja, event
         assert en != event["t"] and ja != event["t"], f"no wording for {event}"
         assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", ja), ja
-    assert describe(_all_event_variants()[3], "ja") == "赤「突撃」：1マス目 → 3マス目。"
+    assert describe(_all_event_variants()[3], "ja") == "赤の「突撃」：1マス目 → 3マス目。"
     assert describe(_all_event_variants()[4], "en") == \
-        "Blue Retreat: cannot move (stays on space 5)."
+        "Blue's Retreat: cannot move (stays on space 5)."
+
+
+#: The log as Red's player reads it (``view["you"] == 0``): the words each line must hold.
+TO_RED = {
+    "start": ("Start: you on space 3 (Heaven stance), Blue on space 5 (Earth stance).",
+              "開始：あなたは3マス目（天の構え）、青は5マス目（地の構え）。"),
+    "reveal": ("Reveal 1: your Charge / Blue's Counterattack.",
+               "公開1：あなたの「突撃」／青の「反撃」。"),
+    "move": ("Your Charge: space 1 → 3.", "あなたの「突撃」：1マス目 → 3マス目。"),
+    "stance-1": ("Blue takes the Earth stance.", "青は地の構えになる。"),
+    "stance-0": ("You take the Earth stance.", "あなたは地の構えになる。"),
+    "strike-0": ("Your High Strike: hit!", "あなたの「高打撃」：命中！"),
+    "counter-1": ("Blue counterattacks: the strike is turned back!",
+                  "青の反撃：相手の打撃を返した！"),
+    "counter-0": ("You counterattack, but there is nothing to answer.",
+                  "あなたの反撃：返す打撃がなく不発。"),
+    "wound": ("You are wounded (2/2).", "あなたが負傷（2/2）。"),
+    "aside": ("Blue sets Approach aside.", "青は「接近」を休ませる。"),
+    "end": ("You fall. Blue wins the duel.", "あなたが倒れた。青の勝ち。"),
+}
+
+
+def test_the_log_says_you_to_the_viewer_and_names_the_other_side_by_colour():
+    """Red's player reads "you" where the line is about Red (its English verb agreeing),
+    Blue's name for Blue's; a spectator and a finished game's open view read both colours."""
+    seen = set()
+    for event in _all_event_variants():
+        key = event["t"] if event["t"] in TO_RED else f'{event["t"]}-{event.get("p")}'
+        if key not in TO_RED or key in seen:
+            continue
+        seen.add(key)
+        for lang, want in zip(("en", "ja"), TO_RED[key], strict=True):
+            assert describe(event, lang, {"you": 0}) == want
+            for nobody in (None, {"you": None}, {"you": 0, "open": True}):
+                line = describe(event, lang, nobody)
+                assert "you" not in line.lower() and "あなた" not in line, (nobody, line)
+    assert seen == set(TO_RED)
+    # Blue's player: the same lines turned round; the other side is Red.
+    wound_red = {"t": "wound", "p": 0, "wounds": 1}
+    assert describe(wound_red, "en", {"you": 1}) == "Red is wounded (1/2)."
+    assert describe({"t": "end", "winner": 1}, "en", {"you": 1}) == "Red falls. You win the duel."
+    assert describe({"t": "end", "winner": 1}, "ja", {"you": 1}) == "赤が倒れた。あなたの勝ち。"
+    # No English line says "You is", "You takes", "You sets"...
+    for event in _all_event_variants():
+        for me in (0, 1):
+            line = describe(event, "en", {"you": me})
+            assert not re.search(r"\bYou (is|takes|sets|falls|counterattacks)\b", line), line
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
@@ -410,14 +476,22 @@ def test_confirm_is_enabled_only_with_two_cards():
     table = Table("kiriai", mode="bot", seed=9, speed=0)
     html = table.html()
     assert buttons(html)["confirm"] is False
-    assert t("kiriai.prompt_program", "en", who="Red") in visible_text(html)
+    assert pick_prompt(2) == "Your turn: choose 2 cards for your 1st and 2nd action."
+    assert pick_prompt(2) in visible_text(html)
     click(table, "pick:L")
     assert buttons(table.html())["confirm"] is False
-    assert t("kiriai.prompt_second", "en", who="Red") in visible_text(table.html())
+    assert pick_prompt(1) == "Your turn: choose 1 card for your 2nd action."
+    assert pick_prompt(1) in visible_text(table.html())
     click(table, "pick:A")
-    assert buttons(table.html())["confirm"] is True
-    # Both picks are face up in Red's own slots, not yet sent.
-    assert cards_in(duel_row(table.html(), "red")) == {"L", "A"}
+    html = table.html()
+    assert buttons(html)["confirm"] is True
+    assert t("kiriai.prompt_confirm", "en") in visible_text(html)
+    # Both picks are face up in Red's own slots, not yet sent, and shown there only: the
+    # hand keeps an empty place for each, and Confirm is beside the slots.
+    assert cards_in(duel_row(html, "red")) == {"L", "A"}
+    assert not cards_in(hand(html)) & {"L", "A"}
+    assert 'data-cmd="confirm"' in duel_row(html, "red")
+    assert re.findall(r'data-picked="(\w)"', hand(html)) == ["A", "L"]
     assert table.state.pending[RED] is None
 
 
@@ -467,7 +541,7 @@ def test_picking_one_half_disables_the_other(first, other_half):
     click(table, f"pick:{first}")
     btns = buttons(table.html())
     assert btns[f"pick:{other_half}"] is False
-    assert btns[f"pick:{first}"] is False  # a card cannot fill both slots
+    assert f"pick:{first}" not in btns  # in its slot now: a card cannot fill both
     for c in "HLB":
         assert btns[f"pick:{c}"] is True
     table.command(f"pick:{other_half}")
@@ -486,9 +560,14 @@ def test_only_own_unspent_special_is_offered():
     click(table, "skip")
     if not table.state.is_over():
         html = table.html()
-        assert f"pick:{mine}" not in buttons(html)  # spent: gone from the hand
-        assert f'data-card="{mine}"' in panel(html, "red")  # shown as spent
-        assert t("kiriai.spent", "en") in visible_text(panel(html, "red"))
+        assert f"pick:{mine}" not in buttons(html)  # spent: no longer playable
+        assert f'data-card="{mine}"' in hand(html)  # but shown there, spent
+        assert t("kiriai.spent", "en") in visible_text(hand(html))
+        table.command("pick:A")
+        table.command("pick:H")
+        table.command("confirm")  # while the reveal plays back, Red's strip shows it
+        if table.animating:
+            assert t("kiriai.spent", "en") in visible_text(panel(table.html(), "red"))
 
 
 # =========================================================================== playback
@@ -535,7 +614,7 @@ def test_reveal_is_played_back_step_by_step():
     first_shown, first = frames[0]
     assert not [e for e in log[start:first_shown] if e["t"] in ("move", "stance", "wound")]
     assert shown_board(first) == before
-    assert prompt_text(first).startswith("Reveal 1: Red ")
+    assert prompt_text(first).startswith("Reveal 1: your ")
     assert buttons(first).get("skip")
     assert not any(c.startswith("pick:") for c in buttons(first))
     # One step per frame: each frame shows exactly one more step event than the last.
@@ -548,7 +627,7 @@ def test_reveal_is_played_back_step_by_step():
         # The prompt words the step on screen, so the playback reads by itself.
         last_step = [e for e in log[:shown] if e["t"] in kiriai_ui.STEP_EVENTS][-1]
         if shown < len(log):
-            assert prompt_text(html) == describe(last_step, "en")
+            assert prompt_text(html) == describe(last_step, "en", {"you": RED})
         assert shown_board(html) == replay(log, shown, before), shown
         if shown <= second_reveal:  # 2nd cards stay hidden until the 2nd reveal
             slot2 = outer(duel_row(html, "red"), 'data-step="2"')
@@ -560,8 +639,12 @@ def test_reveal_is_played_back_step_by_step():
     assert not table.animating
     if not table.state.is_over():
         assert any(c.startswith("pick:") for c in buttons(last))
-        # Both of Red's cards are face up in the duel area after the reveal.
-        assert cards_in(duel_row(last, "red")) == set(prog)
+        # Red's slots wait, empty, for this round's picks (the 2nd card rests in the hand;
+        # Blue's slots are face down: the bot has programmed).
+        assert not cards_in(duel_row(last, "red"))
+        assert t("kiriai.slot_empty", "en") in visible_text(duel_row(last, "red"))
+    else:
+        assert cards_in(duel_row(last, "red")) == set(prog)  # the final reveal stays up
 
 
 def test_first_round_playback_starts_from_the_starting_board():
@@ -669,7 +752,7 @@ def test_hotseat_handover_hides_reds_program():
     click(table, "handover-ok")
     html = table.html()
     assert "overlay" not in html
-    assert t("kiriai.prompt_program", "en", who="Blue") in visible_text(html)
+    assert pick_prompt(2) in visible_text(html)
     assert buttons(html).get("pick:C") and buttons(html).get(f"pick:{blue_special}")
     red_row = duel_row(html, "red")
     assert red_row.count('class="card back') == 2 and not cards_in(red_row)
@@ -688,6 +771,30 @@ def test_hotseat_handover_hides_reds_program():
     assert 'class="overlay handover"' in html and t("handover_title", "en", who="Red") in html
     assert cards_in(duel_row(html, "red")) == {"C", "B"}
     assert cards_in(duel_row(html, "blue")) == {"A", "H"}
+
+
+def test_hot_seat_says_you_to_whoever_holds_the_device_and_colours_while_nobody_does():
+    table = Table("kiriai", mode="hotseat", seed=1, speed=0, lang="ja")
+    you = t("you", "ja")
+    click(table, "handover-ok")
+    html = table.html()
+    assert prompt_text(html) == "あなたの番：1番目と2番目の行動にするカードを2枚選んでください。"
+    assert f"({you})" in visible_text(panel(html, "red"))
+    assert you not in visible_text(panel(html, "blue"))
+    for cmd in ("pick:C", "pick:B", "confirm", "handover-ok"):
+        click(table, cmd)
+    html = table.html()  # Blue holds the device now: Blue is "you"
+    assert f"({you})" in visible_text(panel(html, "blue"))
+    assert you not in visible_text(panel(html, "red"))
+    for cmd in ("pick:A", "pick:H", "confirm"):
+        click(table, cmd)
+    html = table.html()  # the reveal, shown to both: nobody is "you"
+    assert table.animating and prompt_text(html) == "公開1：赤の「突撃」／青の「接近」。"
+    table.skip()
+    html = table.html()  # the hand-over to Red
+    assert log_lines(html) and not [line for line in log_lines(html) if you in line]
+    click(table, "handover-ok")
+    assert "公開1：あなたの「突撃」／青の「接近」。" in log_lines(table.html())
 
 
 def test_bot_program_is_hidden_from_the_player():

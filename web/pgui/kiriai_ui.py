@@ -62,17 +62,26 @@ STRINGS: dict[str, dict[str, str]] = {
     "kiriai.slot1": {"en": "1st action", "ja": "1番目の行動"},
     "kiriai.slot2": {"en": "2nd action", "ja": "2番目の行動"},
     "kiriai.slot_empty": {"en": "choose a card", "ja": "カードを選択"},
+    "kiriai.take_back": {"en": "take it back", "ja": "手札に戻す"},
     "kiriai.programmed": {"en": "programmed", "ja": "セット済み"},
-    "kiriai.prompt_program": {
-        "en": "{who}: choose your 1st and 2nd action (two different cards), then Confirm.",
-        "ja": "{who}：1番目と2番目の行動を選び（別々のカード2枚）、「決定」を押してください。"},
-    "kiriai.prompt_second": {"en": "{who}: now choose your 2nd action.",
-                             "ja": "{who}：次に2番目の行動を選んでください。"},
-    "kiriai.prompt_confirm": {"en": "{who}: Confirm your program (or tap a slot to change it).",
-                              "ja": "{who}：「決定」で確定します（スロットを押すと選び直せます）。"},
+    "kiriai.picked": {"en": "chosen: {slot}", "ja": "{slot}に選択中"},
+    "kiriai.card_help": {"en": "What each card does", "ja": "カードの効果（全文）"},
+    # The viewer is "you" in the prompts and the log; the other side goes by its colour.
+    "kiriai.you": {"en": "You", "ja": "あなた"},
+    "kiriai.you_mid": {"en": "you", "ja": "あなた"},
+    "kiriai.your": {"en": "Your", "ja": "あなたの"},
+    "kiriai.your_mid": {"en": "your", "ja": "あなたの"},
+    "kiriai.whose": {"en": "{who}'s", "ja": "{who}の"},
+    "kiriai.which_both": {"en": "your 1st and 2nd action", "ja": "1番目と2番目の行動"},
+    "kiriai.which_second": {"en": "your 2nd action", "ja": "2番目の行動"},
+    "kiriai.prompt_pick": {"en": "Your turn: choose {n} {n|card|cards} for {which}.",
+                           "ja": "あなたの番：{which}にするカードを{n}枚選んでください。"},
+    "kiriai.prompt_confirm": {
+        "en": "Your turn: Confirm your 2 cards (tap one to take it back).",
+        "ja": "あなたの番：「決定」で確定します（選んだカードを押すと手札に戻せます）。"},
     "kiriai.prompt_setup": {
-        "en": "{who}: choose your secret start space and stance, then Confirm.",
-        "ja": "{who}：秘密の開始マスと構えを選び、「決定」を押してください。"},
+        "en": "Your turn: choose your secret start space and stance, then Confirm.",
+        "ja": "あなたの番：秘密の開始マスと構えを選び、「決定」を押してください。"},
     "kiriai.start_space": {"en": "Start space", "ja": "開始マス"},
     "kiriai.stance": {"en": "Stance", "ja": "構え"},
     "kiriai.move_setup": {"en": "Starts on space {space}, {stance}",
@@ -82,33 +91,46 @@ STRINGS: dict[str, dict[str, str]] = {
     "kiriai.round_n": {"en": "Round {n}", "ja": "ラウンド {n}"},
     "kiriai.setup": {"en": "Setup: secret start positions", "ja": "準備：秘密の初期配置"},
     "kiriai.cannot_use": {"en": "set aside this round", "ja": "このラウンドは使えません"},
-    # Log lines (structured engine events, worded here).
+    # Log lines (structured engine events, worded here). {who}/{whose}: a seat by its
+    # colour; the viewer's own seat takes the "you" forms, and the keys ending in _you
+    # where the verb agrees with it.
     "kiriai.ev.round": {"en": "— Round {n} —", "ja": "― ラウンド {n} ―"},
     "kiriai.ev.start": {
-        "en": "Start: Red on space {r} ({rs}), Blue on space {b} ({bs}).",
-        "ja": "開始：赤は{r}マス目（{rs}）、青は{b}マス目（{bs}）。"},
-    "kiriai.ev.reveal": {"en": "Reveal {n}: Red {rc} / Blue {bc}.",
-                         "ja": "公開{n}：赤「{rc}」／青「{bc}」。"},
-    "kiriai.ev.move": {"en": "{who} {card}: space {a} → {b}.",
-                       "ja": "{who}「{card}」：{a}マス目 → {b}マス目。"},
-    "kiriai.ev.no_move": {"en": "{who} {card}: cannot move (stays on space {a}).",
-                          "ja": "{who}「{card}」：動けない（{a}マス目のまま）。"},
+        "en": "Start: {red} on space {r} ({rs}), {blue} on space {b} ({bs}).",
+        "ja": "開始：{red}は{r}マス目（{rs}）、{blue}は{b}マス目（{bs}）。"},
+    "kiriai.ev.reveal": {"en": "Reveal {n}: {red} {rc} / {blue} {bc}.",
+                         "ja": "公開{n}：{red}「{rc}」／{blue}「{bc}」。"},
+    "kiriai.ev.move": {"en": "{whose} {card}: space {a} → {b}.",
+                       "ja": "{whose}「{card}」：{a}マス目 → {b}マス目。"},
+    "kiriai.ev.no_move": {"en": "{whose} {card}: cannot move (stays on space {a}).",
+                          "ja": "{whose}「{card}」：動けない（{a}マス目のまま）。"},
     "kiriai.ev.stance": {"en": "{who} takes the {stance}.", "ja": "{who}は{stance}になる。"},
-    "kiriai.ev.hit": {"en": "{who} {card}: hit!", "ja": "{who}「{card}」：命中！"},
-    "kiriai.ev.miss_range": {"en": "{who} {card}: misses (wrong distance).",
-                             "ja": "{who}「{card}」：外れ（距離が合わない）。"},
-    "kiriai.ev.miss_stance": {"en": "{who} {card}: fails (wrong stance).",
-                              "ja": "{who}「{card}」：失敗（構えが合わない）。"},
+    "kiriai.ev.stance_you": {"en": "You take the {stance}.", "ja": "あなたは{stance}になる。"},
+    "kiriai.ev.hit": {"en": "{whose} {card}: hit!", "ja": "{whose}「{card}」：命中！"},
+    "kiriai.ev.miss_range": {"en": "{whose} {card}: misses (wrong distance).",
+                             "ja": "{whose}「{card}」：外れ（距離が合わない）。"},
+    "kiriai.ev.miss_stance": {"en": "{whose} {card}: fails (wrong stance).",
+                              "ja": "{whose}「{card}」：失敗（構えが合わない）。"},
     "kiriai.ev.counter_hit": {"en": "{who} counterattacks: the strike is turned back!",
                               "ja": "{who}の反撃：相手の打撃を返した！"},
+    "kiriai.ev.counter_hit_you": {"en": "You counterattack: the strike is turned back!",
+                                  "ja": "あなたの反撃：相手の打撃を返した！"},
     "kiriai.ev.counter_miss": {"en": "{who} counterattacks, but there is nothing to answer.",
                                "ja": "{who}の反撃：返す打撃がなく不発。"},
+    "kiriai.ev.counter_miss_you": {"en": "You counterattack, but there is nothing to answer.",
+                                   "ja": "あなたの反撃：返す打撃がなく不発。"},
     "kiriai.ev.clash": {"en": "Both strikes land and cancel out.",
                         "ja": "両者の打撃が命中し、相殺。"},
     "kiriai.ev.wound": {"en": "{who} is wounded ({n}/2).", "ja": "{who}が負傷（{n}/2）。"},
+    "kiriai.ev.wound_you": {"en": "You are wounded ({n}/2).", "ja": "あなたが負傷（{n}/2）。"},
     "kiriai.ev.aside": {"en": "{who} sets {card} aside.", "ja": "{who}は「{card}」を休ませる。"},
+    "kiriai.ev.aside_you": {"en": "You set {card} aside.", "ja": "あなたは「{card}」を休ませる。"},
     "kiriai.ev.end_wounds": {"en": "{who} falls. {winner} wins the duel.",
                              "ja": "{who}が倒れた。{winner}の勝ち。"},
+    "kiriai.ev.end_you_win": {"en": "{who} falls. You win the duel.",
+                              "ja": "{who}が倒れた。あなたの勝ち。"},
+    "kiriai.ev.end_you_lose": {"en": "You fall. {winner} wins the duel.",
+                               "ja": "あなたが倒れた。{winner}の勝ち。"},
     "kiriai.ev.end_limit": {"en": "Round limit reached: draw.",
                             "ja": "ラウンド上限に達したため引き分け。"},
     "kiriai.reason_wounds": {"en": "{who} took a second wound.",
@@ -129,6 +151,19 @@ STRINGS: dict[str, dict[str, str]] = {
                       "ja": "距離2〜3で命中。地のみ。攻撃後は天の構えに。1回限り。"},
     "kiriai.card.X": {"en": "Turns back a strike that would hit you this reveal. Once.",
                       "ja": "この公開で命中する相手の打撃を返して命中させる。1回限り。"},
+    # What a card does, short, as its face says it at a phone's width (one line each).
+    "kiriai.short.A": {"en": "move 1\nforward", "ja": "1マス\n前進"},
+    "kiriai.short.R": {"en": "move 1\nback", "ja": "1マス\n後退"},
+    "kiriai.short.C": {"en": "move 2\nforward", "ja": "2マス\n前進"},
+    "kiriai.short.S": {"en": "switch\nstance", "ja": "天⇄地"},
+    "kiriai.short.H": {"en": "range 2\nHeaven", "ja": "距離2\n天のみ"},
+    "kiriai.short.L": {"en": "range 1\nEarth", "ja": "距離1\n地のみ"},
+    "kiriai.short.B": {"en": "range 0\nany stance", "ja": "距離0\n構え不問"},
+    "kiriai.short.K": {"en": "range 0–1\nHeaven → Earth", "ja": "距離0〜1\n天 → 地"},
+    "kiriai.short.Z": {"en": "range 2–3\nEarth → Heaven", "ja": "距離2〜3\n地 → 天"},
+    "kiriai.short.X": {"en": "turns back\na strike", "ja": "相手の打撃を\n返す"},
+    # A name too long for a small card's width (its full name is read out with it).
+    "kiriai.mini.X": {"en": "Counter", "ja": "反撃"},
     "kiriai.rules_html": {
         "en": (
             "<p>Two samurai face each other on a line of spaces (5, or 7 on the Advanced "
@@ -249,46 +284,85 @@ def pending_action(sel: dict[str, Any]) -> str | None:
 
 
 # -- what the log says -----------------------------------------------------------------
+def viewer_of(view: dict[str, Any] | None) -> int | None:
+    """The seat the screen is for ("you"), or None: a spectator, or a finished game's open
+    view (every hand shown, so nobody is "you")."""
+    if not view or view.get("open"):
+        return None
+    return view.get("you")
+
+
+def _who(p: int, viewer: int | None, lang: str, *, start: bool = True) -> str:
+    """Seat ``p`` as the subject: "You" for the viewer, else its colour."""
+    if p == viewer:
+        return t("kiriai.you" if start else "kiriai.you_mid", lang)
+    return who(p, lang)
+
+
+def _whose(p: int, viewer: int | None, lang: str, *, start: bool = True) -> str:
+    """Seat ``p`` as owner: "Your" for the viewer, else "Red's"."""
+    if p == viewer:
+        return t("kiriai.your" if start else "kiriai.your_mid", lang)
+    return t("kiriai.whose", lang, who=who(p, lang))
+
+
+def _say(key: str, p: int, viewer: int | None, lang: str, **kw: Any) -> str:
+    """A line about seat ``p``: its ``_you`` wording when ``p`` is the viewer."""
+    if p == viewer and f"{key}_you" in STRINGS:
+        return t(f"{key}_you", lang, **kw)
+    return t(key, lang, who=who(p, lang), **kw)
+
+
 def describe(event: dict[str, Any], lang: str, view: dict[str, Any] | None = None) -> str:
-    """One engine event in words.
+    """One engine event in words, addressed to the viewer of ``view`` (``view["you"]``).
 
     >>> describe({"t": "wound", "p": 1, "wounds": 1}, "en")
     'Blue is wounded (1/2).'
+    >>> describe({"t": "wound", "p": 1, "wounds": 1}, "en", {"you": 1})
+    'You are wounded (1/2).'
     """
     kind = event["t"]
     p = event.get("p", 0)
+    me = viewer_of(view)
     if kind == "round":
         return t("kiriai.ev.round", lang, n=event["n"])
     if kind == "start":
         (r, b), (rs, bs) = event["pos"], event["stance"]
         return t("kiriai.ev.start", lang, r=r, b=b, rs=stance_name(rs, lang),
-                 bs=stance_name(bs, lang))
+                 bs=stance_name(bs, lang), red=_who(0, me, lang, start=False),
+                 blue=_who(1, me, lang, start=False))
     if kind == "reveal":
         rc, bc = (card_name(c, lang) for c in event["cards"])
-        return t("kiriai.ev.reveal", lang, n=event["step"], rc=rc, bc=bc)
+        return t("kiriai.ev.reveal", lang, n=event["step"], rc=rc, bc=bc,
+                 red=_whose(0, me, lang, start=False), blue=_whose(1, me, lang, start=False))
+    card = card_name(event["card"], lang) if "card" in event else ""
     if kind == "move":
         key = "kiriai.ev.move" if event["from"] != event["to"] else "kiriai.ev.no_move"
-        return t(key, lang, who=who(p, lang), card=card_name(event["card"], lang),
-                 a=event["from"], b=event["to"])
+        return t(key, lang, whose=_whose(p, me, lang), card=card, a=event["from"],
+                 b=event["to"])
     if kind == "stance":
-        return t("kiriai.ev.stance", lang, who=who(p, lang), stance=stance_name(event["to"], lang))
+        return _say("kiriai.ev.stance", p, me, lang, stance=stance_name(event["to"], lang))
     if kind == "strike":
         key = ("kiriai.ev.hit" if event["hit"] else
                "kiriai.ev.miss_stance" if event["why"] == "stance" else "kiriai.ev.miss_range")
-        return t(key, lang, who=who(p, lang), card=card_name(event["card"], lang))
+        return t(key, lang, whose=_whose(p, me, lang), card=card)
     if kind == "counter":
         key = "kiriai.ev.counter_hit" if event["hit"] else "kiriai.ev.counter_miss"
-        return t(key, lang, who=who(p, lang))
+        return _say(key, p, me, lang)
     if kind == "clash":
         return t("kiriai.ev.clash", lang)
     if kind == "wound":
-        return t("kiriai.ev.wound", lang, who=who(p, lang), n=event["wounds"])
+        return _say("kiriai.ev.wound", p, me, lang, n=event["wounds"])
     if kind == "aside":
-        return t("kiriai.ev.aside", lang, who=who(p, lang), card=card_name(event["card"], lang))
+        return _say("kiriai.ev.aside", p, me, lang, card=card)
     if kind == "end":
-        if event["winner"] is None:
-            return t("kiriai.ev.end_limit", lang)
         w = event["winner"]
+        if w is None:
+            return t("kiriai.ev.end_limit", lang)
+        if me == w:
+            return t("kiriai.ev.end_you_win", lang, who=who(1 - w, lang))
+        if me == 1 - w:
+            return t("kiriai.ev.end_you_lose", lang, winner=who(w, lang))
         return t("kiriai.ev.end_wounds", lang, who=who(1 - w, lang), winner=who(w, lang))
     return kind
 
@@ -358,28 +432,69 @@ def current_reveals(log: list[dict[str, Any]], shown: int) -> list[list[str] | N
 
 
 # -- rendering ---------------------------------------------------------------------------
-def _card(card: str, lang: str, *, cmd: str | None = None, enabled: bool = True,
-          extra: str = "", note: str | None = None) -> str:
-    """A card face; a button when it carries a command. ``note`` is read to screen
-    readers only (e.g. why the card cannot be used), after the visible text."""
-    body = (f'<span class="glyph" aria-hidden="true">{esc(GLYPH[card])}</span>'
-            f'<span class="cname">{esc(card_name(card, lang))}</span>'
-            f'<span class="ctext">{esc(t("kiriai.card." + card, lang))}</span>')
+#: Cards whose glyph is a direction on the battlefield, as (Red's, Blue's): Red starts on
+#: the left, so Red's Approach points right and Blue's left.
+ARROWS = {"A": ("→", "←"), "R": ("←", "→"), "C": ("⇉", "⇇")}
+
+
+def glyph(card: str, owner: int | None = None) -> str:
+    """The card's big glyph; a movement's arrow points the way its owner would go."""
+    if card in ARROWS and owner is not None:
+        return ARROWS[card][owner]
+    return GLYPH[card]
+
+
+def _card(card: str, lang: str, *, owner: int | None = None, cmd: str | None = None,
+          enabled: bool = True, extra: str = "", note: str | None = None,
+          mini: bool = False, before: str = "", tag: str = "", attrs: str = "") -> str:
+    """A card face; a button when it carries a command.
+
+    A full card (the hand's) says what it does: in short on a phone (``cshort``, a line
+    or two), in full where there is room (``ctext``; read out to screen readers always).
+    A ``mini`` card (a program slot, a set-aside or special card) shows its glyph and
+    name, the full text in its tooltip and the card-help list. ``before``/``note`` are
+    read to screen readers only, before / after the name; ``tag`` is a visible remark
+    ("spent"); ``attrs`` more attributes (``data-reveal``)."""
+    name, full = card_name(card, lang), t("kiriai.card." + card, lang)
+    body = f'<span class="glyph" aria-hidden="true">{esc(glyph(card, owner))}</span>'
+    if before:
+        body += f'<span class="sr-only">{esc(before)} </span>'
+    short_key = f"kiriai.mini.{card}"
+    if mini and short_key in STRINGS and t(short_key, lang) != name:
+        body += (f'<span class="cname" aria-hidden="true">{esc(t(short_key, lang))}</span>'
+                 f'<span class="sr-only">{esc(name)}</span>')
+    else:
+        body += f'<span class="cname">{esc(name)}</span>'
+    if tag:
+        body += f'<span class="tag">{esc(tag)}</span>'
+    if not mini:
+        lines = " ".join(f"<span>{esc(line)}</span>"
+                         for line in t("kiriai.short." + card, lang).split("\n"))
+        body += (f'<span class="cshort" aria-hidden="true">{lines}</span>'
+                 f'<span class="ctext">{esc(full)}</span>')
     if note:
         body += f'<span class="sr-only"> ({esc(note)})</span>'
-    classes = f"card {KIND[card]} {extra}".strip()
+    classes = f"card {KIND[card]} {'mini ' if mini else ''}{extra}".strip()
+    title = f' title="{esc(name)}: {esc(full)}"' if mini else ""
     if cmd is None:
-        return f'<div class="{classes}" data-card="{card}">{body}</div>'
+        return f'<div class="{classes}" data-card="{card}"{title}{attrs}>{body}</div>'
     disabled = "" if enabled else " disabled"
     return (f'<button type="button" class="{classes}" data-card="{card}" '
-            f'data-cmd="{esc(cmd)}"{disabled}>{body}</button>')
+            f'data-cmd="{esc(cmd)}"{title}{attrs}{disabled}>{body}</button>')
 
 
 def _card_back(extra: str = "", label: str = "") -> str:
-    return f'<div class="card back {extra}" title="{esc(label)}"><span class="glyph">⚔</span></div>'
+    return (f'<div class="card back {extra}" title="{esc(label)}">'
+            f'<span class="glyph" aria-hidden="true">⚔</span>'
+            f'<span class="sr-only">{esc(label)}</span></div>')
 
 
-def _samurai(p: int, board: dict[str, Any], lang: str, struck: bool = False) -> str:
+def _empty(label: str = "") -> str:
+    return f'<div class="card empty mini"><span class="muted">{esc(label)}</span></div>'
+
+
+def _samurai(p: int, board: dict[str, Any], lang: str, struck: bool = False,
+             viewer: int | None = None, attrs: str = "") -> str:
     stance = board["stance"][p]
     wounds = board["wounds"][p]
     injured = " injured" if wounds else ""
@@ -388,24 +503,32 @@ def _samurai(p: int, board: dict[str, Any], lang: str, struck: bool = False) -> 
     word = "" if lang == "ja" else t("kiriai.heaven" if stance == "H" else "kiriai.earth", lang)
     pips = "".join('<i class="pip hurt"></i>' if i < wounds else '<i class="pip"></i>'
                    for i in range(2))
-    label = f"{who(p, lang)}: {stance_name(stance, lang)}, {t('kiriai.wounds', lang, n=wounds)}"
+    name = who(p, lang) if p != viewer else f"{t('kiriai.you', lang)} ({who(p, lang)})"
+    label = f"{name}: {stance_name(stance, lang)}, {t('kiriai.wounds', lang, n=wounds)}"
     return (f'<div class="samurai {COLOURS[p]} stance-{stance}{injured}" data-player="{p}" '
-            f'data-stance="{stance}" data-wounds="{wounds}" role="img" aria-label="{esc(label)}">'
+            f'data-stance="{stance}" data-wounds="{wounds}" role="img" aria-label="{esc(label)}"'
+            f'{attrs}>'
             f'<span class="stance-glyph" aria-hidden="true">{"天" if stance == "H" else "地"}</span>'
             f'<span class="sname">{esc(word)}</span>'
             f'<span class="pips">{pips}</span></div>')
 
 
 def _battlefield(view: dict[str, Any], board: dict[str, Any] | None, lang: str,
-                 sel: dict[str, Any], setup_for: int | None, struck: int | None = None) -> str:
+                 sel: dict[str, Any], setup_for: int | None, struck: int | None = None,
+                 viewer: int | None = None, reveal: str = "") -> str:
+    """The line of spaces and the samurai on it; in a secret setup, the viewer's start
+    spaces are buttons (the current choice). ``reveal``: the playback step on screen
+    turns the start positions over (its stable id, marked on the samurai)."""
     size = view["size"]
     cells = []
     for space in range(1, size + 1):
         inner = ""
         classes = ["space"]
         if board and board["pos"]:
-            inner = "".join(_samurai(p, board, lang, p == struck)
-                            for p in (0, 1) if board["pos"][p] == space)
+            inner = "".join(
+                _samurai(p, board, lang, p == struck, viewer,
+                         f' data-reveal="{reveal}-{COLOURS[p]}"' if reveal else "")
+                for p in (0, 1) if board["pos"][p] == space)
         if setup_for is not None:
             own = space if setup_for == 0 else size + 1 - space
             if own in (2, 3, 4):
@@ -423,101 +546,193 @@ def _battlefield(view: dict[str, Any], board: dict[str, Any] | None, lang: str,
     if board and board["pos"]:
         d = board["pos"][1] - board["pos"][0]
         distance = f'<p class="distance" data-distance="{d}">{esc(t("kiriai.distance", lang, d=d))}</p>'
+    choice = ' data-choice="start"' if setup_for is not None else ""
     return (f'<section class="battlefield size-{size}" aria-label="{esc(t("kiriai.battlefield", lang))}">'
-            f'<div class="spaces">{"".join(cells)}</div>{distance}</section>')
+            f'<div class="spaces"{choice}>{"".join(cells)}</div>{distance}</section>')
 
 
-def _player_panel(view: dict[str, Any], p: int, lang: str, seat: str,
-                  board: dict[str, Any] | None, animating: bool = False,
-                  revealed: set[str] = frozenset()) -> str:
-    hand = dict(view["hands"][p])
-    for card in revealed:  # a special turned up during the playback is spent from then on
+def _reveal_events(log: list[dict[str, Any]], shown: int) -> list[int | None]:
+    """Where in ``log`` each card face up in the slots (:func:`current_reveals`) was
+    turned over: its reveal event's index, a stable id through the playback."""
+    at: list[int | None] = [None, None]
+    new_round = False
+    for i, event in enumerate(log[:shown]):
+        if event["t"] == "round":
+            new_round = True
+        elif event["t"] == "reveal":
+            if new_round:
+                at, new_round = [None, None], False
+            at[event["step"] - 1] = i
+    return at
+
+
+class _Screen:
+    """What one drawing of the table knows, shared by its parts."""
+
+    def __init__(self, view: dict[str, Any], legal: list[str], lang: str,
+                 log: list[dict[str, Any]], shown: int, sel: dict[str, Any],
+                 seats: tuple[str, ...], panels: dict[str, Any],
+                 board: dict[str, Any] | None) -> None:
+        self.view, self.legal, self.lang, self.log, self.shown = view, legal, lang, log, shown
+        self.sel, self.seats, self.panels, self.board = sel, seats, panels, board
+        self.animating = shown < len(log)
+        self.me = view["you"]  # whose hand is drawn (Red's in an open view)
+        self.viewer = viewer_of(view)  # who is "you"
+        self.acting = bool(legal) and not self.animating and self.me is not None
+        self.hand_shown = (self.me is not None and view["phase"] == "program"
+                           and not self.animating)
+        self.reveals = current_reveals(log, shown)
+        self.reveal_at = _reveal_events(log, shown)
+        self.revealed: list[set[str]] = [set(), set()]
+        if self.animating:
+            for cards in self.reveals:
+                for p, card in enumerate(cards or ()):
+                    self.revealed[p].add(card)
+
+
+def _slot(s: _Screen, p: int, step: int) -> str:
+    """One program slot: face down while programmed, face up as it is revealed; the
+    viewer's own picks (each a button that takes it back) while they choose."""
+    lang, view = s.lang, s.view
+    label = t("kiriai.slot1" if step == 0 else "kiriai.slot2", lang)
+    # A programme face up: the viewer's own, or each seat's in a finished game's open view.
+    own = (view["programs"][p] if view.get("open") and "programs" in view
+           else view["mine"] if p == s.me else None)
+    revealed = s.reveals[step]
+    picks = s.sel["picks"]
+    if revealed and (s.animating or view["phase"] == "over"):
+        at = s.reveal_at[step]
+        mark = (f' data-reveal="reveal-{at}-{COLOURS[p]}"'
+                if s.animating and at is not None else "")
+        face = _card(revealed[p], lang, owner=p, mini=True, extra="shown", attrs=mark)
+    elif own and not s.animating:
+        face = _card(own[step], lang, owner=p, mini=True, extra="mine")
+    elif p == s.me and s.acting:
+        if step < len(picks):
+            face = _card(picks[step], lang, owner=p, mini=True, extra="picked",
+                         cmd=f"unpick:{step}", before=f"{label}:",
+                         note=t("kiriai.take_back", lang))
+        else:
+            face = _empty(t("kiriai.slot_empty", lang))
+    elif view["ready"][p] and not s.animating:
+        face = _card_back("mini", t("kiriai.programmed", lang))
+    elif revealed:
+        face = _card(revealed[p], lang, owner=p, mini=True, extra="shown previous")
+    else:
+        face = _empty()
+    return (f'<div class="slot" data-player="{p}" data-step="{step + 1}">'
+            f'<span class="slot-label">{esc(label)}</span>{face}</div>')
+
+
+def _panel(s: _Screen, p: int) -> str:
+    """A seat's strip: its colour, who sits there, wounds and whether it has programmed;
+    its two program slots (the viewer's with Confirm, while they choose); its set-aside
+    and special card (the viewer's are in the hand while it is on screen)."""
+    lang, panels, view = s.lang, s.panels, s.view
+    hand = dict(panels["hands"][p])
+    for card in s.revealed[p]:  # a special turned up during the playback is spent from then on
         if card in SPECIALS_SET and hand["special"] is None:
             hand.update(special=card, special_spent=True)
         elif card == hand["special"]:
             hand["special_spent"] = True
-    wounds = board["wounds"][p] if board else view["board"]["wounds"][p]
+    wounds = s.board["wounds"][p] if s.board else view["board"]["wounds"][p]
+    seat = s.seats[p] if p < len(s.seats) else ""
+    if not seat and p == s.viewer:
+        seat = t("you", lang)
     seat_txt = f' <span class="seat">({esc(seat)})</span>' if seat else ""
-    aside = hand["aside"]
-    aside_html = (_card(HALVES[aside][0] if aside in HALVES else aside, lang, extra="mini rest")
-                  if aside else f'<span class="muted">{esc(t("kiriai.none", lang))}</span>')
-    if hand["special"]:
-        special = _card(hand["special"], lang,
-                        extra="mini spent" if hand["special_spent"] else "mini")
-        if hand["special_spent"]:
-            special += f'<span class="tag">{esc(t("kiriai.spent", lang))}</span>'
-    else:
-        special = _card_back("mini", t("kiriai.special_hidden", lang))
     ready = ""
-    if view["phase"] != "over" and view["ready"][p] and not animating:
+    if view["phase"] != "over" and view["ready"][p] and not s.animating:
         ready = f'<span class="badge ready">✓ {esc(t("kiriai.programmed", lang))}</span>'
-    return (f'<section class="panel {COLOURS[p]}" data-player="{p}">'
-            f'<h2>{esc(who(p, lang))}{seat_txt} '
-            f'<span class="wounds" data-wounds="{wounds}">{esc(t("kiriai.wounds", lang, n=wounds))}</span>'
-            f'{ready}</h2>'
-            f'<div class="row"><div><h3>{esc(t("kiriai.set_aside", lang))}</h3>{aside_html}</div>'
-            f'<div><h3>{esc(t("kiriai.special", lang))}</h3>{special}</div></div></section>')
+    parts = [f'<h2><span class="pname">{esc(who(p, lang))}</span>{seat_txt} '
+             f'<span class="wounds" data-wounds="{wounds}">'
+             f'{esc(t("kiriai.wounds", lang, n=wounds))}</span>{ready}</h2>']
+    if view["phase"] != "setup":  # before the first round there is no program
+        slots = _slot(s, p, 0) + _slot(s, p, 1)
+        choice = ""
+        if p == s.me and s.acting:
+            ok = pending_action(s.sel) in s.legal
+            slots += (f'<div class="controls confirm-box"><button type="button" '
+                      f'class="primary" data-cmd="confirm"{"" if ok else " disabled"}>'
+                      f'{esc(t("confirm", lang))}</button></div>')
+            choice = ' data-choice="program"'
+        parts.append(f'<div class="duel-row {COLOURS[p]}"{choice}>{slots}</div>')
+    if not (p == s.me and s.hand_shown):
+        aside = hand["aside"]
+        aside_html = (_card(HALVES[aside][0] if aside in HALVES else aside, lang, owner=p,
+                            mini=True, extra="rest")
+                      if aside else _empty(t("kiriai.none", lang)))
+        spent = ""
+        if hand["special"]:
+            special = _card(hand["special"], lang, owner=p, mini=True,
+                            extra="spent" if hand["special_spent"] else "")
+            if hand["special_spent"]:
+                spent = f' <span class="tag">({esc(t("kiriai.spent", lang))})</span>'
+        else:
+            special = _card_back("mini", t("kiriai.special_hidden", lang))
+        parts.append(
+            f'<div class="row"><div class="slot aside"><span class="slot-label">'
+            f'{esc(t("kiriai.set_aside", lang))}</span>{aside_html}</div>'
+            f'<div class="slot special"><span class="slot-label">'
+            f'{esc(t("kiriai.special", lang))}{spent}</span>{special}</div></div>')
+    mine = " mine" if p == s.viewer else ""
+    return (f'<section class="panel {COLOURS[p]}{mine}" data-player="{p}">'
+            f'{"".join(parts)}</section>')
 
 
-def _duel_area(view: dict[str, Any], log: list[dict[str, Any]], shown: int, lang: str,
-               me: int | None, sel: dict[str, Any]) -> str:
-    """Two slots per player: face down while programmed, face up as they are revealed."""
-    reveals = current_reveals(log, shown)
-    animating = shown < len(log)
-    rows = []
-    for p in (0, 1):
-        # A programme face up: the viewer's own, or each seat's in a finished game's open view.
-        own = (view["programs"][p] if view.get("open") and "programs" in view
-               else view["mine"] if p == me else None)
-        slots = []
-        for step in (0, 1):
-            label = t("kiriai.slot1" if step == 0 else "kiriai.slot2", lang)
-            revealed = reveals[step]
-            if revealed and (animating or view["phase"] == "over"):
-                face = _card(revealed[p], lang, extra="mini shown")
-            elif own and not animating:
-                face = _card(own[step], lang, extra="mini mine")
-            elif p == me and len(sel["picks"]) > step and not animating:
-                face = _card(sel["picks"][step], lang, extra="mini picked")
-            elif view["ready"][p] and not animating:
-                face = _card_back("mini", t("kiriai.programmed", lang))
-            elif revealed:
-                face = _card(revealed[p], lang, extra="mini shown previous")
-            else:
-                face = '<div class="card empty mini"></div>'
-            slots.append(f'<div class="slot" data-player="{p}" data-step="{step + 1}">'
-                         f'<span class="slot-label">{esc(label)}</span>{face}</div>')
-        rows.append(f'<div class="duel-row {COLOURS[p]}"><span class="duel-who">'
-                    f'{esc(who(p, lang))}</span>{"".join(slots)}</div>')
-    return f'<section class="duel" aria-label="{esc(t("kiriai.duel", lang))}">{"".join(rows)}</section>'
-
-
-def _hand(view: dict[str, Any], me: int, legal: list[str], sel: dict[str, Any],
-          lang: str) -> str:
-    """The acting player's cards as buttons; only legal next picks are enabled."""
-    hand = view["hands"][me]
+def _hand(s: _Screen) -> str:
+    """The viewer's cards as buttons; only legal next picks are enabled. A picked card
+    leaves its place (it is in its slot now); the set-aside one stays, unusable, and a
+    spent special stays face up, spent. Under them, every card's full text."""
+    lang, me, sel = s.lang, s.me, s.sel
+    assert me is not None
+    hand = s.view["hands"][me]
+    legal = s.legal if s.acting else []
     allowed = first_choices(legal, sel["picks"])
-    used = set(sel["picks"])
-    items = []
+    picked = {c: i for i, c in enumerate(sel["picks"])}
+    groups: dict[str, list[str]] = {"movement": [], "strikes": []}
     for phys in BASE_HAND:
         halves = HALVES.get(phys, (phys,))
         resting = phys == hand["aside"]
-        buttons = []
+        faces = []
         for c in halves:
-            state = " rest" if resting else " used" if c in used else ""
+            if c in picked:
+                slot = t("kiriai.slot1" if picked[c] == 0 else "kiriai.slot2", lang)
+                faces.append(f'<div class="card placeholder {KIND[c]}" data-picked="{c}">'
+                             f'<span class="glyph" aria-hidden="true">✓</span>'
+                             f'<span class="cname">{esc(slot)}</span>'
+                             f'<span class="sr-only">: {esc(card_name(c, lang))}</span></div>')
+                continue
             note = t("kiriai.cannot_use", lang) if resting else None
-            buttons.append(_card(c, lang, cmd=f"pick:{c}", enabled=c in allowed,
-                                 extra=state.strip(), note=note))
+            faces.append(_card(c, lang, owner=me, cmd=f"pick:{c}", enabled=c in allowed,
+                               extra="rest" if resting else "", note=note))
         cls = "phys two" if len(halves) == 2 else "phys"
-        items.append(f'<div class="{cls}" data-phys="{phys}">{"".join(buttons)}</div>')
+        group = "movement" if KIND[halves[0]] == "move" else "strikes"
+        groups[group].append(f'<div class="{cls}" data-phys="{phys}">{"".join(faces)}</div>')
     sp = hand["special"]
-    if sp and not hand["special_spent"]:
-        items.append(f'<div class="phys" data-phys="{sp}">'
-                     f'{_card(sp, lang, cmd=f"pick:{sp}", enabled=sp in allowed)}</div>')
-    title = (t("kiriai.hand_of", lang, who=who(me, lang)) if view.get("open")
+    if sp:
+        if hand["special_spent"]:
+            face = _card(sp, lang, owner=me, extra="spent", tag=t("kiriai.spent", lang))
+        elif sp in picked:
+            slot = t("kiriai.slot1" if picked[sp] == 0 else "kiriai.slot2", lang)
+            face = (f'<div class="card placeholder special" data-picked="{sp}">'
+                    f'<span class="glyph" aria-hidden="true">✓</span>'
+                    f'<span class="cname">{esc(slot)}</span>'
+                    f'<span class="sr-only">: {esc(card_name(sp, lang))}</span></div>')
+        else:
+            face = _card(sp, lang, owner=me, cmd=f"pick:{sp}", enabled=sp in allowed)
+        groups["strikes"].append(f'<div class="phys sp" data-phys="{sp}">{face}</div>')
+    title = (t("kiriai.hand_of", lang, who=who(me, lang)) if s.view.get("open")
              else t("kiriai.hand", lang))
+    cards = "".join(f'<div class="cards-{g}">{"".join(items)}</div>'
+                    for g, items in groups.items())
+    help_items = "".join(
+        f'<li><span class="glyph" aria-hidden="true">{esc(glyph(c, me))}</span> '
+        f'<b>{esc(card_name(c, lang))}</b>: {esc(t("kiriai.card." + c, lang))}</li>'
+        for c in [*"ARCSHLB", *(c for c in SPECIALS if c == sp)])
     return (f'<section class="hand" aria-label="{esc(title)}">'
-            f'<h2>{esc(title)}</h2><div class="cards">{"".join(items)}</div></section>')
+            f'<h2>{esc(title)}</h2><div class="cards" data-choice="hand">{cards}</div>'
+            f'<details class="card-help"><summary>{esc(t("kiriai.card_help", lang))}</summary>'
+            f'<ul>{help_items}</ul></details></section>')
 
 
 def open_view(views: list[dict[str, Any]]) -> dict[str, Any]:
@@ -537,25 +752,6 @@ def open_view(views: list[dict[str, Any]]) -> dict[str, Any]:
     return merged
 
 
-def _program_controls(sel: dict[str, Any], legal: list[str], lang: str) -> str:
-    picks = sel["picks"]
-    slots = []
-    for step in (0, 1):
-        label = t("kiriai.slot1" if step == 0 else "kiriai.slot2", lang)
-        if step < len(picks):
-            text = card_name(picks[step], lang)
-            slots.append(f'<button type="button" class="pslot filled" data-cmd="unpick:{step}">'
-                         f'<small>{esc(label)}</small> {esc(text)}'
-                         f'<span class="sr-only"> ({esc(t("clear", lang))})</span></button>')
-        else:
-            slots.append(f'<div class="pslot"><small>{esc(label)}</small>'
-                         f'{esc(t("kiriai.slot_empty", lang))}</div>')
-    ok = pending_action(sel) in legal
-    return (f'<div class="controls">{"".join(slots)}'
-            f'<button type="button" class="primary" data-cmd="confirm"{"" if ok else " disabled"}>'
-            f'{esc(t("confirm", lang))}</button></div>')
-
-
 def _setup_controls(sel: dict[str, Any], legal: list[str], lang: str) -> str:
     buttons = []
     for st in ("H", "E"):
@@ -565,8 +761,8 @@ def _setup_controls(sel: dict[str, Any], legal: list[str], lang: str) -> str:
     ok = pending_action(sel) in legal
     space = (t("kiriai.from_your_end", lang, n=sel["space"]) if sel["space"]
              else t("kiriai.slot_empty", lang))
-    return (f'<div class="controls setup"><span>{esc(t("kiriai.start_space", lang))}: '
-            f'<b>{esc(space)}</b></span>'
+    return (f'<div class="controls setup" data-choice="setup">'
+            f'<span>{esc(t("kiriai.start_space", lang))}: <b>{esc(space)}</b></span>'
             f'<span>{esc(t("kiriai.stance", lang))}: {"".join(buttons)}</span>'
             f'<button type="button" class="primary" data-cmd="confirm"{"" if ok else " disabled"}>'
             f'{esc(t("confirm", lang))}</button></div>')
@@ -575,20 +771,21 @@ def _setup_controls(sel: dict[str, Any], legal: list[str], lang: str) -> str:
 def prompt(view: dict[str, Any], me: int | None, legal: list[str], sel: dict[str, Any],
            lang: str, animating: bool, waiting_for: str,
            current: dict[str, Any] | None = None) -> str:
+    """The status line: the playback step on screen, or what the viewer must do now
+    (addressed to them: "Your turn: ..."), or whom they wait for."""
     if animating:  # say the step on screen now, so the playback reads by itself
-        return describe(current, lang) if current else t("kiriai.resolving", lang)
+        return describe(current, lang, view) if current else t("kiriai.resolving", lang)
     if view["phase"] == "over" or me is None:
         return ""
-    name = who(me, lang)
     if not legal:  # nobody to wait for in a replay shown, not played
         return t("waiting_for", lang, who=waiting_for) if waiting_for else ""
     if view["phase"] == "setup":
-        return t("kiriai.prompt_setup", lang, who=name)
-    if len(sel["picks"]) == 0:
-        return t("kiriai.prompt_program", lang, who=name)
-    if len(sel["picks"]) == 1:
-        return t("kiriai.prompt_second", lang, who=name)
-    return t("kiriai.prompt_confirm", lang, who=name)
+        return t("kiriai.prompt_setup", lang)
+    n = 2 - len(sel["picks"])
+    if n:
+        which = t("kiriai.which_both" if n == 2 else "kiriai.which_second", lang)
+        return t("kiriai.prompt_pick", lang, n=n, which=which)
+    return t("kiriai.prompt_confirm", lang)
 
 
 def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
@@ -603,45 +800,44 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
     step); ``seats`` labels each side (e.g. "you", "bot"); ``before`` is the view from
     before the reveal, whose panels (set-aside cards, specials, round) stay on screen
     until the playback ends.
+
+    On a phone it is one screen: the other seat's strip, the battlefield, the viewer's
+    strip (its program slots and Confirm), the status line and the hand; where there is
+    room (kiriai.css) Red's strip stands left of the battlefield and Blue's right, as
+    they start.
     """
     sel = sel if sel is not None else new_selection()
     log = events
     shown = len(log) if shown is None else min(shown, len(log))
     animating = shown < len(log)
-    me = view["you"]
     board = board_at(view, log, shown)
-    acting = bool(legal) and not animating and me is not None
-    setup_for = me if acting and view["phase"] == "setup" else None
+    panels = before if (animating and before is not None) else view
+    s = _Screen(view, legal, lang, log, shown, sel, seats, panels, board)
+    me = s.me
+    setup_for = me if s.acting and view["phase"] == "setup" else None
     bottom = me if me is not None else 0
     top = 1 - bottom
-    panels = before if (animating and before is not None) else view
     steps = [e for e in log[:shown] if e["t"] in STEP_EVENTS] if animating else []
     current = steps[-1] if steps else None  # the step of the playback on screen now
-    revealed = [set(), set()]
-    if animating:
-        for cards in current_reveals(log, shown):
-            for p, card in enumerate(cards or ()):
-                revealed[p].add(card)
+    start_reveal = ""
+    if current and current["t"] == "start":
+        start_reveal = f"start-{log.index(current)}"
     parts = [
-        _player_panel(panels, top, lang, seats[top], board, animating, revealed[top]),
+        _panel(s, top),
         _battlefield(view, board, lang, sel, setup_for,
-                     current["p"] if current and current["t"] == "wound" else None),
-        # Before the first round (Advanced setup) there are no program slots to show.
-        _duel_area(view, log, shown, lang, me, sel) if view["phase"] != "setup" else "",
+                     current["p"] if current and current["t"] == "wound" else None,
+                     s.viewer, start_reveal),
+        _panel(s, bottom),
         f'<p class="prompt" role="status" aria-live="polite" data-status>'
         f'{esc(prompt(view, me, legal, sel, lang, animating, waiting_for, current))}</p>',
     ]
     if animating:
-        parts.append(f'<div class="controls"><button type="button" data-cmd="skip">'
+        parts.append(f'<div class="controls skip"><button type="button" data-cmd="skip">'
                      f'{esc(t("skip", lang))}</button></div>')
-    elif acting and view["phase"] == "setup":
+    elif s.acting and view["phase"] == "setup":
         parts.append(_setup_controls(sel, legal, lang))
-    elif acting:
-        parts.append(_program_controls(sel, legal, lang))
-    if me is not None and view["phase"] == "program" and not animating:
-        parts.append(_hand(view, me, legal if acting else [], sel, lang))
-    parts.append(_player_panel(panels, bottom, lang, seats[bottom], board, animating,
-                               revealed[bottom]))
+    if s.hand_shown:
+        parts.append(_hand(s))
     round_no = (t("kiriai.setup", lang) if view["phase"] == "setup"
                 else t("kiriai.round_n", lang, n=panels["round"]))
     return (f'<div class="kiriai" data-phase="{view["phase"]}" data-round="{panels["round"]}">'
