@@ -58,7 +58,7 @@ def test_whole_game_vs_bot_from_the_lobby_by_clicking_squares(page: Page):
             if click_cmd(page, rng.choice(moves or now["targets"])):
                 played += 1
         elif now["pieces"]:
-            assert now["prompt"].startswith("Gold"), now
+            assert now["prompt"].startswith("Your turn"), now
             click_cmd(page, rng.choice(now["pieces"]))
         else:  # the bot is thinking
             page.wait_for_timeout(50)
@@ -71,7 +71,9 @@ def test_whole_game_vs_bot_from_the_lobby_by_clicking_squares(page: Page):
     assert played >= 10
     log = page.locator(".log-lines li").all_inner_texts()
     assert any("moves a sailor" in line for line in log)
-    assert any("Silver" in line for line in log) and any("Gold" in line for line in log)
+    # Your moves are yours, the bot's are Silver's.
+    assert any(line.startswith("You ") for line in log), log
+    assert any(line.startswith("Silver") for line in log), log
     page.click('[data-cmd="dismiss"]')
     expect(page.locator(".endbar")).to_be_visible()
     expect(page.locator(".canosa .cboard")).to_be_visible()
@@ -99,13 +101,13 @@ def test_select_play_and_undo_by_keyboard_and_clicks(page: Page):
     assert label.endswith("move here"), label
     page.keyboard.press("Enter")
     # The bot answers; then a sailor move by clicks, and Undo takes it back.
-    expect(page.locator(".round")).to_contain_text("Turn 3 · Gold to move · actions left: 2")
+    expect(page.locator(".round")).to_contain_text("Turn 3 · your turn · 2 actions left")
     settled.wait_for()
     page.locator(".canosa button.sq.can-act:not([data-sq='a1'])").first.click()
     page.locator(".canosa button.sq.target").first.click()
-    expect(page.locator(".round")).to_contain_text("actions left: 1")
+    expect(page.locator(".round")).to_contain_text("your turn · 1 action left")
     page.locator('[data-cmd="undo"]').click()
-    expect(page.locator(".round")).to_contain_text("actions left: 2")
+    expect(page.locator(".round")).to_contain_text("your turn · 2 actions left")
     expect(page.locator('[data-cmd="undo"]')).to_have_count(0)
 
 

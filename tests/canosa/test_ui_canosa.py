@@ -169,7 +169,7 @@ def test_selecting_a_piece_highlights_exactly_its_legal_actions():
 def test_a_move_by_two_clicks_then_the_bot_answers():
     table = Table("canosa", mode="bot", seed=2, speed=0, lang="en")
     html = table.html()
-    assert "Gold: choose your siren or one of your sailors (1 action left" in \
+    assert "Your turn (1 action left): choose your siren or one of your sailors." in \
         htmllib.unescape(html)
     click(table, "sq:a1")  # Gold's siren, on her island
     html = table.html()
@@ -189,7 +189,7 @@ def test_a_sailor_moves_by_clicks_and_offers_its_rings_as_buttons():
     table = table_at(pos)
     html = table.html()
     label = square_button(html, "b3")["aria-label"]
-    assert label == "b3: sailor, rings Silver, Gold — controlled by Gold"
+    assert label == "b3: sailor, rings Silver, Gold — controlled by you"  # Gold's screen
     click(table, "sq:b3")
     html = table.html()
     legal = table.state.legal_actions(0)
@@ -214,7 +214,7 @@ def test_attack_then_the_placement_by_clicks():
     view = table.state.view(0)
     assert view["placing"]["at"] == [2, 3]
     html = table.html()
-    assert "Gold: your attack won. Choose where Silver's siren goes" in htmllib.unescape(html)
+    assert "Your attack won: choose where Silver's siren goes" in htmllib.unescape(html)
     assert 'data-placing="true"' in html
     spots = highlighted(html)
     legal = table.state.legal_actions(0)
@@ -242,7 +242,7 @@ def test_give_and_take_on_one_sailor_opens_a_chooser():
     click(table, "sq:d4")  # two actions on one square: a chooser, nothing played yet
     html = table.html()
     assert table.state.view(0)["actions_left"] == 2
-    assert "give a ring to the sailor on d4, or take your ring back?" in htmllib.unescape(html)
+    assert "Give a ring to the sailor on d4, or take your ring back?" in htmllib.unescape(html)
     assert {"act:+d4", "act:-d4", "cancel"} <= set(enabled_cmds(html))
     click(table, "act:-d4")
     view = table.state.view(0)
@@ -336,17 +336,17 @@ def test_squares_name_their_content_and_the_islands_in_both_languages():
     table = Table("canosa", mode="hotseat", seed=1, speed=0)
     table.command("handover-ok")
     html = table.html()
-    a1 = square_button(html, "a1")["aria-label"]
-    assert a1.startswith("a1: Gold's siren, 2 rings") and "Gold's island" in a1
+    a1 = square_button(html, "a1")["aria-label"]  # Gold to move: Gold's screen
+    assert a1.startswith("a1: your siren, 2 rings") and "Gold's island (yours)" in a1
     assert square_button(html, "a1")["aria-pressed"] == "false"
     assert square_button(html, "f6")["aria-label"].startswith("f6: Silver's siren, 2 rings")
-    assert square_button(html, "f2")["aria-label"] == "f2: sailor, rings Gold — controlled by Gold"
+    assert square_button(html, "f2")["aria-label"] == "f2: sailor, ring Gold — controlled by you"
     assert square_button(html, "b1")["aria-label"] == "b1: empty"
     assert "disabled" in square_button(html, "b1")
     assert html.count('class="edge col"') == 6 and html.count('class="edge row"') == 6
     table.command("lang:ja")
     html = table.html()
-    assert square_button(html, "f2")["aria-label"] == "f2: 船員、リング（下から）金 — 金が支配"
+    assert square_button(html, "f2")["aria-label"] == "f2: 船員、リング1個（下から金） — あなたが支配"
     assert "金の島" in html and "銀の島" in html
 
 
@@ -382,14 +382,14 @@ def test_panels_show_scores_rings_and_whose_turn():
     pos = position(scores=[2, 1], sailors=[{"at": "b3", "rings": [1, 0, 0]}])
     table = table_at(pos)
     html = table.html()
-    gold = re.search(r'<section class="cpanel-c gold moving" data-player="0">.*?</section>',
+    gold = re.search(r'<section class="cpanel-c gold moving" data-player="0".*?</section>',
                      html, re.S).group(0)
     assert 'data-scored="2"' in gold and "to move" in gold and 'data-rings="2"' in gold
-    silver = re.search(r'<section class="cpanel-c silver" data-player="1">.*?</section>',
+    silver = re.search(r'<section class="cpanel-c silver" data-player="1".*?</section>',
                        html, re.S).group(0)
     out = GAME.from_position(pos).view(None)["rings_out"][1]
     assert f'data-out="{out}"' in silver and 'data-scored="1"' in silver
-    assert "Turn 5 · Gold to move · actions left: 2" in htmllib.unescape(html)
+    assert "Turn 5 · your turn · 2 actions left" in htmllib.unescape(html)
 
 
 # -- the log and the playback --------------------------------------------------------------
@@ -478,7 +478,7 @@ def test_a_bots_turn_plays_back_one_step_at_a_time():
         table.advance()
     assert any(line.startswith("Silver") for line in seen), seen
     assert len(seen) >= 2  # Silver's two actions, one after the other
-    assert "Gold: choose your siren" in table.html()
+    assert "Your turn (2 actions left): choose your siren" in table.html()
 
 
 def test_whole_hotseat_game_by_clicks_in_japanese():
