@@ -698,7 +698,8 @@ def _board(view: dict[str, Any], board: dict[str, Any], lang: str, *, targets: d
                          f'data-cmd="sq:{sq}" aria-label="{esc(", ".join(parts))}"{attrs}{disabled}>'
                          f'{inner}</button>')
     # The board is where every choice of this game is made (and watched): the phone tests
-    # keep it on screen whole (data-choice) for as long as the game is on.
+    # keep it on screen whole (data-choice) for as long as the game is on, its last moves
+    # played back included.
     mark = " data-choice" if choice else ""
     return (f'<section class="cboard" aria-label="{esc(t("canosa.board", lang))}"{mark} '
             f'style="--rows:{rows};--cols:{cols}"><div class="cgrid">{"".join(cells)}</div></section>')
@@ -893,7 +894,7 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
         f'<div class="cside"><p class="round">{esc(info)}</p>'
         f'<div class="cpanels">{panels}</div></div>',
         _board(view, board, lang, targets=targets, pieces=pieces, selected=piece, last=last,
-               now=now, chooser=chooser, me=me, choice=not over),
+               now=now, chooser=chooser, me=me, choice=animating or not over),
         f'<p class="prompt" role="status" aria-live="polite" data-status>{esc(ask)}</p>',
     ]
     if animating:
