@@ -82,10 +82,11 @@ def test_log_lines_are_the_seats_own_events_in_words(gid):
     ui = ui_module(gid)
     html = table.html()
     lines = re.findall(r'<li class="ev-[^"]*">(.*?)</li>', html)
-    events, view = table.state.events(0), table.state.view(0)
+    events = table.state.events(0)
+    view = {"you": 0, **table.state.view(0)}  # seat 0's screen (the table says whose)
     assert len(lines) == len(events)
     for line, event in zip(lines, events, strict=True):
-        worded = ui.describe(event, "en", view)  # as the viewer reads it
+        worded = ui.describe(event, "en", view)
         assert worded and worded != event["t"], event  # every event is worded
         assert line == htmllib.escape(worded, quote=True)
 

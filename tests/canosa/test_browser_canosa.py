@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 import re
 
-from helpers.browser import READY, click_cmd, table_now
+import pytest
+from helpers.browser import READY, click_cmd, click_some, overflowing, phone_check, table_now
 from helpers.lobby import choose
 from playwright.sync_api import Page, expect
 
@@ -58,7 +59,7 @@ def test_whole_game_vs_bot_from_the_lobby_by_clicking_squares(page: Page):
             if click_cmd(page, rng.choice(moves or now["targets"])):
                 played += 1
         elif now["pieces"]:
-            assert now["prompt"].startswith("Gold"), now
+            assert now["prompt"].startswith("Your turn"), now
             click_cmd(page, rng.choice(now["pieces"]))
         else:  # the bot is thinking
             page.wait_for_timeout(50)
@@ -71,7 +72,9 @@ def test_whole_game_vs_bot_from_the_lobby_by_clicking_squares(page: Page):
     assert played >= 10
     log = page.locator(".log-lines li").all_inner_texts()
     assert any("moves a sailor" in line for line in log)
-    assert any("Silver" in line for line in log) and any("Gold" in line for line in log)
+    # Your moves are yours, the bot's are Silver's.
+    assert any(line.startswith("You ") for line in log), log
+    assert any(line.startswith("Silver") for line in log), log
     page.click('[data-cmd="dismiss"]')
     expect(page.locator(".endbar")).to_be_visible()
     expect(page.locator(".canosa .cboard")).to_be_visible()
@@ -99,13 +102,13 @@ def test_select_play_and_undo_by_keyboard_and_clicks(page: Page):
     assert label.endswith("move here"), label
     page.keyboard.press("Enter")
     # The bot answers; then a sailor move by clicks, and Undo takes it back.
-    expect(page.locator(".round")).to_contain_text("Turn 3 · Gold to move · actions left: 2")
+    expect(page.locator(".round")).to_contain_text("Turn 3 · your turn · 2 actions left")
     settled.wait_for()
     page.locator(".canosa button.sq.can-act:not([data-sq='a1'])").first.click()
     page.locator(".canosa button.sq.target").first.click()
-    expect(page.locator(".round")).to_contain_text("actions left: 1")
+    expect(page.locator(".round")).to_contain_text("your turn · 1 action left")
     page.locator('[data-cmd="undo"]').click()
-    expect(page.locator(".round")).to_contain_text("actions left: 2")
+    expect(page.locator(".round")).to_contain_text("your turn · 2 actions left")
     expect(page.locator('[data-cmd="undo"]')).to_have_count(0)
 
 
@@ -126,3 +129,73 @@ def test_phone_width_board_fits_without_sideways_scroll(new_context):
         board = page.locator(".canosa .cboard").bounding_box()
         assert board["x"] >= 0 and board["x"] + board["width"] <= 320, board
     ctx.close()
+
+
+#: What a phone shows at once during play (the log and the rules may come below): the
+#: players' panels, the board, the status line and the current choice's buttons, each wholly
+#: inside the viewport, the page scrolled neither down nor sideways.
+OFF_SCREEN = """() => {
+  const out = [];
+  if (scrollY || document.documentElement.scrollWidth > innerWidth)
+    out.push(`the page scrolled: ${scrollY} down, ${document.documentElement.scrollWidth} wide`);
+  for (const sel of [".canosa .cpanels", ".canosa .cboard", "#app [data-status]",
+                     ".canosa .canosa-acts"]) {
+    const el = document.querySelector(sel);
+    if (!el) continue;
+    const r = el.getBoundingClientRect();
+    if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth)
+      out.push(`${sel} ${Math.round(r.top)}..${Math.round(r.bottom)} of ${innerHeight}`);
+  }
+  return out;
+}"""
+#: The table's words, each of which must fit its box.
+WORDS = (".canosa .round, .canosa .cpanel-c h2, .canosa .stat, .canosa .prompt, "
+         ".canosa .canosa-acts button, .canosa .isle-tag")
+
+
+@pytest.mark.parametrize(("width", "height", "lang"), [(390, 844, "en"), (360, 740, "en"),
+                                                       (360, 740, "ja")])
+def test_a_phone_shows_the_board_the_status_and_the_choice_on_one_screen(
+        new_context, width, height, lang):
+    ctx = new_context(viewport={"width": width, "height": height}, is_mobile=True,
+                      has_touch=True)
+    page = ctx.new_page()
+    page.goto(f"/play.html?game=canosa&mode=bot&bot=easy&seed=9&speed=0&lang={lang}")
+    page.wait_for_selector(READY)
+    seen = {"states": 0, "ring buttons": 0}
+
+    def check(page: Page) -> None:
+        assert page.evaluate(OFF_SCREEN) == [], page.locator("#app [data-status]").inner_text()
+        phone_check(page)
+        assert overflowing(page, WORDS) == []
+        seen["states"] += 1
+        seen["ring buttons"] += page.locator(".canosa .canosa-acts .ringact").count() > 0
+
+    click_some(page, random.Random(width + len(lang)), 160, check=check)
+    assert seen["states"] >= 60 and seen["ring buttons"] >= 3, seen
+    # The sailors brought home so far are in the panels, on the same screen.
+    home = page.locator(".canosa .cpanel-c .slot.filled").count()
+    assert home == sum(int(n) for n in page.locator(".canosa .cpanel-c").evaluate_all(
+        "els => els.map(e => e.dataset.scored)"))
+    ctx.close()
+
+
+def test_a_wide_screen_gives_the_board_its_height_with_the_panels_beside_it(page: Page):
+    page.set_viewport_size({"width": 1280, "height": 800})
+    for layout, n in (("standard", 6), ("small", 5)):
+        page.goto(f"/play.html?game=canosa&mode=bot&seed=2&speed=0&lang=en&layout={layout}")
+        page.wait_for_selector(READY)
+        page.locator('button[data-sq="a1"]').click()  # the siren: her moves light up
+        expect(page.locator(".canosa button.sq.target").first).to_be_visible()
+        board = page.locator(".canosa .cboard").bounding_box()
+        square = page.locator(".canosa button.sq").first.bounding_box()
+        assert board["y"] >= 0 and board["y"] + board["height"] <= 800, board
+        if n == 6:
+            assert board["height"] >= 0.7 * 800, f"the board is {board['height']}px tall"
+        assert 80 <= square["width"] <= 96, square  # big, and no bigger than comfortable
+        for sel in (".canosa .cpanel-c.gold", ".canosa .cpanel-c.silver", "#app [data-status]"):
+            box = page.locator(sel).bounding_box()
+            assert box["x"] + box["width"] <= board["x"], (sel, box, board)  # beside it
+            assert box["y"] + box["height"] <= 800, (sel, box)
+        assert overflowing(page, WORDS) == []
+

@@ -169,7 +169,7 @@ def test_selecting_a_piece_highlights_exactly_its_legal_actions():
 def test_a_move_by_two_clicks_then_the_bot_answers():
     table = Table("canosa", mode="bot", seed=2, speed=0, lang="en")
     html = table.html()
-    assert "Gold: choose your siren or one of your sailors (1 action left" in \
+    assert "Your turn (1 action left): choose your siren or one of your sailors." in \
         htmllib.unescape(html)
     click(table, "sq:a1")  # Gold's siren, on her island
     html = table.html()
@@ -189,7 +189,7 @@ def test_a_sailor_moves_by_clicks_and_offers_its_rings_as_buttons():
     table = table_at(pos)
     html = table.html()
     label = square_button(html, "b3")["aria-label"]
-    assert label == "b3: sailor, rings Silver, Gold — controlled by Gold"
+    assert label == "b3: sailor, rings Silver, Gold — controlled by you"  # Gold's screen
     click(table, "sq:b3")
     html = table.html()
     legal = table.state.legal_actions(0)
@@ -214,7 +214,7 @@ def test_attack_then_the_placement_by_clicks():
     view = table.state.view(0)
     assert view["placing"]["at"] == [2, 3]
     html = table.html()
-    assert "Gold: your attack won. Choose where Silver's siren goes" in htmllib.unescape(html)
+    assert "Your attack won: choose where Silver's siren goes" in htmllib.unescape(html)
     assert 'data-placing="true"' in html
     spots = highlighted(html)
     legal = table.state.legal_actions(0)
@@ -242,7 +242,7 @@ def test_give_and_take_on_one_sailor_opens_a_chooser():
     click(table, "sq:d4")  # two actions on one square: a chooser, nothing played yet
     html = table.html()
     assert table.state.view(0)["actions_left"] == 2
-    assert "give a ring to the sailor on d4, or take your ring back?" in htmllib.unescape(html)
+    assert "Give a ring to the sailor on d4, or take your ring back?" in htmllib.unescape(html)
     assert {"act:+d4", "act:-d4", "cancel"} <= set(enabled_cmds(html))
     click(table, "act:-d4")
     view = table.state.view(0)
@@ -336,17 +336,18 @@ def test_squares_name_their_content_and_the_islands_in_both_languages():
     table = Table("canosa", mode="hotseat", seed=1, speed=0)
     table.command("handover-ok")
     html = table.html()
-    a1 = square_button(html, "a1")["aria-label"]
-    assert a1.startswith("a1: Gold's siren, 2 rings") and "Gold's island" in a1
+    a1 = square_button(html, "a1")["aria-label"]  # Gold to move: Gold's screen
+    assert a1.startswith("a1: your siren, 2 rings") and "Gold's island (yours)" in a1
     assert square_button(html, "a1")["aria-pressed"] == "false"
     assert square_button(html, "f6")["aria-label"].startswith("f6: Silver's siren, 2 rings")
-    assert square_button(html, "f2")["aria-label"] == "f2: sailor, rings Gold — controlled by Gold"
+    assert square_button(html, "f2")["aria-label"] == "f2: sailor, ring Gold — controlled by you"
     assert square_button(html, "b1")["aria-label"] == "b1: empty"
     assert "disabled" in square_button(html, "b1")
     assert html.count('class="edge col"') == 6 and html.count('class="edge row"') == 6
     table.command("lang:ja")
     html = table.html()
-    assert square_button(html, "f2")["aria-label"] == "f2: 船員、リング（下から）金 — 金が支配"
+    assert square_button(html, "f2")["aria-label"] == (
+        "f2: 船員、リング1個（下から金） — あなたが支配")
     assert "金の島" in html and "銀の島" in html
 
 
@@ -382,14 +383,14 @@ def test_panels_show_scores_rings_and_whose_turn():
     pos = position(scores=[2, 1], sailors=[{"at": "b3", "rings": [1, 0, 0]}])
     table = table_at(pos)
     html = table.html()
-    gold = re.search(r'<section class="cpanel-c gold moving" data-player="0">.*?</section>',
+    gold = re.search(r'<section class="cpanel-c gold moving" data-player="0".*?</section>',
                      html, re.S).group(0)
     assert 'data-scored="2"' in gold and "to move" in gold and 'data-rings="2"' in gold
-    silver = re.search(r'<section class="cpanel-c silver" data-player="1">.*?</section>',
+    silver = re.search(r'<section class="cpanel-c silver" data-player="1".*?</section>',
                        html, re.S).group(0)
     out = GAME.from_position(pos).view(None)["rings_out"][1]
     assert f'data-out="{out}"' in silver and 'data-scored="1"' in silver
-    assert "Turn 5 · Gold to move · actions left: 2" in htmllib.unescape(html)
+    assert "Turn 5 · your turn · 2 actions left" in htmllib.unescape(html)
 
 
 # -- the log and the playback --------------------------------------------------------------
@@ -478,7 +479,7 @@ def test_a_bots_turn_plays_back_one_step_at_a_time():
         table.advance()
     assert any(line.startswith("Silver") for line in seen), seen
     assert len(seen) >= 2  # Silver's two actions, one after the other
-    assert "Gold: choose your siren" in table.html()
+    assert "Your turn (2 actions left): choose your siren" in table.html()
 
 
 def test_whole_hotseat_game_by_clicks_in_japanese():
@@ -510,6 +511,170 @@ def test_whole_hotseat_game_by_clicks_in_japanese():
     assert table.over
     html = table.html()
     assert 'class="overlay gameover"' in html and JAPANESE.search(html)
+
+
+# -- to whom the words are said ---------------------------------------------------------------
+def log_lines(html: str) -> list[str]:
+    return [htmllib.unescape(x) for x in re.findall(r'<li class="ev-[^"]*">(.*?)</li>', html)]
+
+
+def status(html: str) -> str:
+    return htmllib.unescape(re.search(r'<p class="prompt"[^>]*>(.*?)</p>', html).group(1))
+
+
+def played_by_clicks(table: Table, seed: int, until) -> None:
+    """Random clicks (sailor moves first, so that sailors come home) until ``until(table)``."""
+    rng = random.Random(seed)
+    for _ in range(20_000):
+        if table.over or until(table):
+            return
+        html = table.html()
+        lit = highlighted(html)
+        moves = sorted(sq for sq, acts in lit.items() if any("-" in a[1:] for a in acts))
+        cmds = [c for c in enabled_cmds(html) if c.startswith(("sq:", "act:"))]
+        if lit:
+            cmd = f"sq:{rng.choice(moves or sorted(lit))}"
+        elif any(c.startswith("act:") for c in cmds):
+            cmd = rng.choice([c for c in cmds if c.startswith("act:")])
+        else:
+            cmd = rng.choice(cmds)
+        click(table, cmd)
+    raise AssertionError("never got there")
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_log_and_the_prompts_say_you_to_the_player_and_name_the_bot_by_seat(seat):
+    table = Table("canosa", mode="bot", seed=6, speed=0, lang="en", seat=seat)
+    mine, theirs = ui.who(seat, "en"), ui.who(1 - seat, "en")
+    played_by_clicks(table, 6, lambda t: t.state.view(None)["turn"] >= 8)
+    html = table.html()
+    lines = log_lines(html)
+    moves = [e for e in table.state.events(seat) if e["t"] in ("siren", "sailor", "give", "take")]
+    assert len([x for x in lines if x.startswith(("You ", "Your siren"))]) == len(
+        [e for e in moves if e["p"] == seat])
+    assert any(x.startswith((f"{theirs} ", f"{theirs}'s siren")) for x in lines)
+    assert not any(x.startswith(mine) for x in lines), "your own side is you, not its colour"
+    assert "— Your turn —" in lines and f"— {theirs}'s turn —" in lines
+    if table.state.to_move() == [seat]:
+        assert status(html).startswith("Your turn (")
+        assert "your turn ·" in html
+    table.command("lang:ja")
+    lines = log_lines(table.html())
+    assert any(x.startswith("あなたが") or x.startswith("あなたのセイレーン") for x in lines)
+    assert not any(x.startswith(ui.who(seat, "ja") + "が") for x in lines)
+
+
+def test_pass_and_play_says_you_to_whoever_is_to_move():
+    table = Table("canosa", mode="hotseat", seed=2, speed=0, lang="en")
+    click(table, "sq:a1")
+    click(table, "sq:b2")  # Gold's one-action first turn: Silver's screen now
+    html = table.html()
+    assert status(html).startswith("Your turn (2 actions left)")
+    assert "Turn 2 · your turn · 2 actions left" in htmllib.unescape(html)
+    assert log_lines(html)[-2:] == ["Gold's siren moves a1 → b2.", "— Your turn —"]
+    assert "a1: empty, Gold's island," in square_button(html, "a1")["aria-label"]
+    assert "f6: your siren, 2 rings, Silver's island (yours)" in square_button(html, "f6")[
+        "aria-label"]
+
+
+def test_a_spectator_sees_seat_names_and_whose_turn_it_is():
+    from pgui.replay import ReplayTable
+
+    state = GAME.new_game(seed=3)
+    rng = random.Random(3)
+    for _ in range(9):
+        p = state.to_move()[0]
+        state.apply(p, rng.choice(state.legal_actions(p)))
+    for lang, you in (("en", re.compile(r"\b[Yy]ou")), ("ja", re.compile("あなた"))):
+        html = ReplayTable("canosa", record=state.record(), speed=0, lang=lang).html()
+        table = html[html.index('<div class="canosa ctable"'):html.index("</main>")]
+        words = log_lines(html) + [status(html)]
+        assert not you.search(" ".join(words) + htmllib.unescape(table)), words
+        mover = ui.who(state.to_move()[0], lang)
+        assert status(html) == ui.t("canosa.prompt_watch", lang, k=state.view(None)["actions_left"],
+                                    whose=ui.t("canosa.whose", lang, who=mover))
+
+
+def test_english_counts_agree_and_japanese_is_said_to_you():
+    one = {"t": "score", "p": 0, "at": [0, 0], "rings": [0], "returned": [1, 0], "lost": [0, 0]}
+    assert ui.describe(one, "en") == (
+        "Gold brings a sailor home (ring Gold). Back to the sirens: Gold×1.")
+    assert ui.describe(one, "en", {"you": 0}).startswith("You bring a sailor home (ring Gold).")
+    assert ui.describe(one, "ja", {"you": 0}).startswith(
+        "あなたが船員を島に迎え入れた（リング1個：金）。")
+    place = {"t": "place", "p": 1, "to": [2, 2]}
+    assert ui.describe(place, "en", {"you": 0}) == "Silver puts your defeated siren on c3."
+    assert ui.describe(place, "en", {"you": 1}) == "You put Gold's defeated siren on c3."
+    assert ui.describe(place, "ja", {"you": 0}) == "銀が、負けたあなたのセイレーンをc3に置いた。"
+    trapped = {"t": "end", "winners": [1], "reason": "trapped"}
+    assert ui.describe(trapped, "en", {"you": 0}) == "You cannot make a whole turn: Silver wins."
+    assert ui.describe(trapped, "en", {"you": 1}) == "Gold cannot make a whole turn: you win."
+    assert ui.describe({"t": "turn", "p": 1}, "ja", {"you": 1}) == "― あなたの手番 ―"
+    view = GAME.from_position(position(actions_left=1)).view(0)
+    html = screen({**view, "you": 0}, GAME.from_position(position(actions_left=1)).legal_actions(0))
+    assert "Your turn (1 action left)" in status(html) and "· 1 action left" in html
+
+
+# -- sailors brought home ------------------------------------------------------------------
+def home_of(html: str, p: int) -> list[str]:
+    """The rings (bottom to top, "01") of each sailor in side ``p``'s tally, then "-" for
+    each place still free."""
+    panel = re.search(rf'<section class="cpanel-c [^"]*" data-player="{p}".*?</section>', html,
+                      re.S).group(0)
+    slots = re.findall(r'<li class="slot( filled)?"(?: data-rings="(\d*)")?>', panel)
+    return [rings if filled else "-" for filled, rings in slots]
+
+
+def test_sailors_brought_home_stay_in_their_sides_panel_with_their_rings():
+    table = Table("canosa", mode="hotseat", seed=4, speed=0, lang="en")
+    played_by_clicks(table, 4, lambda t: sum(t.state.view(None)["scores"]) >= 3)
+    scored = [e for e in table.state.events(None) if e["t"] == "score"]
+    html = table.html()
+    for p in (0, 1):
+        rings = ["".join(map(str, e["rings"])) for e in scored if e["p"] == p]
+        assert home_of(html, p) == rings + ["-"] * (4 - len(rings))
+        # A screen reader reads the same tally: how many, and each one's rings.
+        panel = re.search(rf'data-player="{p}".*?<p class="sr-only">(.*?)</p>', html, re.S).group(1)
+        assert f"{len(rings)} of 4 sailors brought home" in panel
+        for e in (e for e in scored if e["p"] == p):
+            assert ui._ring_names(e["rings"], "en") in panel
+    assert any(home_of(html, p)[0] != "-" for p in (0, 1))
+    # During a playback the tally is the board's: a sailor comes home when its step shows.
+    last = scored[-1]
+    before = table.state.view(None)
+    before = {**before, "scores": [s - (p == last["p"]) for p, s in enumerate(before["scores"])]}
+    events = table.state.events(None)
+    at = events.index(last)
+    mid = ui.render_table(table.state.view(None), [], "en", events=events, shown=at, since=at,
+                          before=before)
+    assert home_of(mid, last["p"]).count("-") == home_of(html, last["p"]).count("-") + 1
+
+
+def test_a_hand_set_position_shows_its_scores_without_their_history():
+    table = table_at(position(scores=[2, 1]))
+    html = table.html()
+    assert home_of(html, 0) == ["", "", "-", "-"] and home_of(html, 1) == ["", "-", "-", "-"]
+    assert "2 of 4 sailors brought home (their rings: not recorded; not recorded)" in html
+
+
+# -- the current choice ----------------------------------------------------------------------
+def test_the_board_and_the_ring_buttons_are_the_current_choice():
+    pos = position(sailors=[{"at": "d4", "rings": [0]}])
+    table = table_at(pos)
+    html = table.html()
+    assert re.search(r'<section class="cboard"[^>]* data-choice', html)
+    assert "canosa-acts" not in html  # nothing selected: no buttons yet
+    click(table, "sq:c3")
+    click(table, "sq:d4")  # give or take: the chooser's buttons join the choice
+    acts = re.search(r'<div class="controls canosa-acts"[^>]*>', table.html()).group(0)
+    assert "data-choice" in acts
+    labels = [b.get("aria-label") for b in buttons(table.html())
+              if b.get("data-cmd", "").startswith("act:")]
+    assert labels == ["Give a ring to the sailor on d4",
+                      "Take back your ring from the sailor on d4"]
+    over = Table("canosa", mode="hotseat", seed=1, speed=0)
+    played_by_clicks(over, 1, lambda t: False)
+    assert over.over and "data-choice" not in over.html()
 
 
 def test_canosa_ui_doctests():

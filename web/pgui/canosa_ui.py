@@ -40,14 +40,19 @@ STYLESHEET = "pgui/canosa.css"
 STRINGS: dict[str, dict[str, str]] = {
     "canosa.gold": {"en": "Gold", "ja": "金"},
     "canosa.silver": {"en": "Silver", "ja": "銀"},
+    # The viewer is "you"; the other side (and both, for a spectator) by seat name.
+    "canosa.whose": {"en": "{who}'s", "ja": "{who}の"},
+    "canosa.whose_you": {"en": "your", "ja": "あなたの"},
     "canosa.board": {"en": "Board", "ja": "盤面"},
     "canosa.isle_tag": {"en": "{who}", "ja": "{who}の島"},
+    # (The island's label keeps the name printed on it: a label holds what it shows.)
     "canosa.island_of": {"en": "{who}'s island", "ja": "{who}の島"},
-    "canosa.siren_of": {"en": "{who}'s siren", "ja": "{who}のセイレーン"},
+    "canosa.island_yours": {"en": "{who}'s island (yours)", "ja": "{who}の島（あなたの島）"},
     "canosa.rings_n": {"en": "{n} {n|ring|rings}", "ja": "リング{n}個"},
-    "canosa.sq_siren": {"en": "{who}'s siren, {n} {n|ring|rings}", "ja": "{who}のセイレーン、リング{n}個"},
-    "canosa.sq_sailor": {"en": "sailor, rings {rings} — controlled by {who}",
-                         "ja": "船員、リング（下から）{rings} — {who}が支配"},
+    "canosa.sq_siren": {"en": "{whose} siren, {n} {n|ring|rings}",
+                        "ja": "{whose}セイレーン、リング{n}個"},
+    "canosa.sq_sailor": {"en": "sailor, {n|ring|rings} {rings} — controlled by {who}",
+                         "ja": "船員、リング{n}個（下から{rings}） — {who}が支配"},
     "canosa.sq_sailor_bare": {"en": "sailor, no ring — controlled by nobody",
                               "ja": "船員、リングなし — 誰も支配していない"},
     "canosa.sq_empty": {"en": "empty", "ja": "空き"},
@@ -65,82 +70,108 @@ STRINGS: dict[str, dict[str, str]] = {
     "canosa.t_last_to": {"en": "last turn: to here", "ja": "直前の手番：ここへ"},
     "canosa.t_now": {"en": "happening now", "ja": "いま動いた"},
     "canosa.seat_to_move": {"en": "to move", "ja": "手番"},
-    "canosa.scored": {"en": "Scored {n}/4", "ja": "得点 {n}/4"},
+    # The players' panels: sailors brought home (with their rings), rings held and lost.
+    "canosa.home": {"en": "Home", "ja": "得点"},
     "canosa.siren_rings": {"en": "Rings {n}/3", "ja": "リング {n}/3"},
-    "canosa.rings_out": {"en": "Rings out {n}", "ja": "除外リング {n}"},
+    "canosa.rings_out": {"en": "Out {n}", "ja": "除外 {n}"},
+    "canosa.rings_out_title": {"en": "rings out of the game", "ja": "ゲームから除外されたリング"},
     "canosa.on_island": {"en": "on her island", "ja": "島の上"},
     "canosa.left_island": {"en": "left her island", "ja": "島を離れた"},
     "canosa.panel_label": {
-        "en": "{who}: {scored} of 4 sailors scored, siren holds {rings} {rings|ring|rings}, {out} {out|ring|rings} "
-              "out of the game",
-        "ja": "{who}：得点した船員{scored}/4、セイレーンのリング{rings}個、除外されたリング{out}個"},
-    "canosa.turn_info": {"en": "Turn {n} · {who} to move · actions left: {k}",
-                         "ja": "第{n}手番・{who}の番・残り行動{k}"},
+        "en": "{who}{seat}{moving}: {scored} of 4 sailors brought home{home}; the siren holds "
+              "{rings} {rings|ring|rings} ({where}); {out} {out|ring|rings} out of the game.",
+        "ja": "{who}{seat}{moving}：島に迎えた船員{scored}/4{home}。セイレーンのリング{rings}個"
+              "（{where}）。除外されたリング{out}個。"},
+    "canosa.panel_moving": {"en": ", to move", "ja": "（手番）"},
+    "canosa.panel_home": {"en": " (their rings: {list})", "ja": "（リング：{list}）"},
+    "canosa.home_unknown": {"en": "not recorded", "ja": "記録なし"},
+    "canosa.home_label": {"en": "{who}: sailors brought home", "ja": "{who}：島に迎えた船員"},
+    "canosa.turn_info": {"en": "Turn {n} · {who} to move · {k} {k|action|actions} left",
+                         "ja": "第{n}手番・{who}の番・行動あと{k}回"},
+    "canosa.turn_info_you": {"en": "Turn {n} · your turn · {k} {k|action|actions} left",
+                             "ja": "第{n}手番・あなたの番・行動あと{k}回"},
     "canosa.turn_over": {"en": "Turn {n}", "ja": "第{n}手番"},
     "canosa.layout": {"en": "Board: {name}", "ja": "盤：{name}"},
-    # Prompts.
+    # Prompts: always to the player who acts ("you").
     "canosa.prompt_pick": {
-        "en": "{who}: choose your siren or one of your sailors ({k} {k|action|actions} left this turn).",
-        "ja": "{who}：自分のセイレーンか船員を選んでください（この手番の残り行動{k}）。"},
+        "en": "Your turn ({k} {k|action|actions} left): choose your siren or one of your sailors.",
+        "ja": "あなたの番です（行動あと{k}回）。自分のセイレーンか船員を選んでください。"},
     "canosa.prompt_siren": {
-        "en": "{who}: your siren is selected. Choose a highlighted square: move there, "
-              "attack, or give (+) / take (−) a ring.",
-        "ja": "{who}：セイレーンを選択中。光っているマスを選んでください（移動・攻撃・"
-              "リングを渡す＋／引き抜く−）。"},
+        "en": "Your siren: choose a lit square (• move, ⚔ attack, + give or − take a ring).",
+        "ja": "セイレーンを選択中。光っているマスを選んでください（•移動 ⚔攻撃 ＋リングを渡す "
+              "−引き抜く）。"},
     "canosa.prompt_sailor": {
-        "en": "{who}: the sailor on {sq} is selected. Choose a highlighted square to move it "
-              "towards your island.",
-        "ja": "{who}：{sq}の船員を選択中。光っているマスを選ぶと自分の島へ向かって進みます。"},
+        "en": "The sailor on {sq}: choose a lit square to move it towards your island.",
+        "ja": "{sq}の船員を選択中。光っているマスを選ぶと、自分の島へ1マス進みます。"},
     "canosa.prompt_sailor_rings": {
-        "en": "{who}: the sailor on {sq} is selected. Move it to a highlighted square, or use "
-              "a ring button below.",
-        "ja": "{who}：{sq}の船員を選択中。光っているマスへ進めるか、下のボタンでリングを"
-              "動かしてください。"},
+        "en": "The sailor on {sq}: move it to a lit square, or use a ring button below.",
+        "ja": "{sq}の船員を選択中。光っているマスへ進めるか、下のボタンでリングを動かしてください。"},
     "canosa.prompt_sailor_only_rings": {
-        "en": "{who}: the sailor on {sq} is selected. Use a ring button below.",
-        "ja": "{who}：{sq}の船員を選択中。下のボタンでリングを動かしてください。"},
+        "en": "The sailor on {sq}: use a ring button below.",
+        "ja": "{sq}の船員を選択中。下のボタンでリングを動かしてください。"},
     "canosa.prompt_choose": {
-        "en": "{who}: give a ring to the sailor on {sq}, or take your ring back?",
-        "ja": "{who}：{sq}の船員にリングを渡しますか、それとも自分のリングを引き抜きますか？"},
+        "en": "Give a ring to the sailor on {sq}, or take your ring back?",
+        "ja": "{sq}の船員にリングを渡しますか？ それとも自分のリングを引き抜きますか？"},
     "canosa.prompt_place": {
-        "en": "{who}: your attack won. Choose where {other}'s siren goes (highlighted squares).",
-        "ja": "{who}：攻撃成功。{other}のセイレーンを置くマスを選んでください（光っているマス）。"},
+        "en": "Your attack won: choose where {whose} siren goes (lit squares).",
+        "ja": "攻撃成功！ {whose}セイレーンを置くマスを選んでください（光っているマス）。"},
+    "canosa.prompt_watch": {"en": "{whose} turn: {k} {k|action|actions} left.",
+                            "ja": "{whose}番です（行動あと{k}回）。"},
     "canosa.resolving": {"en": "Playing the turn back…", "ja": "手番を再生中…"},
     "canosa.actions": {"en": "Actions", "ja": "行動"},
-    "canosa.do_give": {"en": "+ Give a ring to {sq}", "ja": "＋ {sq}にリングを渡す"},
-    "canosa.do_take": {"en": "− Take your ring from {sq}", "ja": "− {sq}からリングを引き抜く"},
+    "canosa.do_give": {"en": "+ Give a ring", "ja": "＋ リングを渡す"},
+    "canosa.do_take": {"en": "− Take back", "ja": "− 引き抜く"},
+    "canosa.do_give_label": {"en": "Give a ring to the sailor on {sq}",
+                             "ja": "{sq}の船員にリングを渡す"},
+    "canosa.do_take_label": {"en": "Take back your ring from the sailor on {sq}",
+                             "ja": "{sq}の船員から自分のリングを引き抜く"},
     "canosa.cancel": {"en": "Cancel", "ja": "やめる"},
-    # The log (structured engine events, worded here).
-    "canosa.ev.siren": {"en": "{who}'s siren moves {a} → {b}.",
-                        "ja": "{who}のセイレーンが{a}→{b}へ移動。"},
-    "canosa.ev.attack": {"en": "{who}'s siren attacks {other}'s siren: {a} → {b}.",
-                         "ja": "{who}のセイレーンが{other}のセイレーンを攻撃：{a}→{b}。"},
-    "canosa.ev.place": {"en": "{who} puts {other}'s defeated siren on {sq}.",
-                        "ja": "{who}が負けた{other}のセイレーンを{sq}に置く。"},
+    # The log (structured engine events, worded here). English needs its own sentence when
+    # "you" act (the verb agrees); Japanese does not, but says each the same way.
+    "canosa.ev.siren": {"en": "{whose} siren moves {a} → {b}.",
+                        "ja": "{whose}セイレーンが{a}→{b}へ移動した。"},
+    "canosa.ev.attack": {"en": "{whose} siren attacks {whose2} siren: {a} → {b}.",
+                         "ja": "{whose}セイレーンが{whose2}セイレーンを攻撃した（{a}→{b}）。"},
+    "canosa.ev.place": {"en": "{who} puts {whose2} defeated siren on {sq}.",
+                        "ja": "{who}が、負けた{whose2}セイレーンを{sq}に置いた。"},
+    "canosa.ev.place_you": {"en": "You put {whose2} defeated siren on {sq}.",
+                            "ja": "あなたが、負けた{whose2}セイレーンを{sq}に置いた。"},
     "canosa.ev.sailor": {"en": "{who} moves a sailor {a} → {b}.",
-                         "ja": "{who}が船員を{a}→{b}へ進める。"},
-    "canosa.ev.score": {"en": "{who} brings a sailor home (rings {rings}).",
-                        "ja": "{who}が船員を島に迎え入れた（リング{rings}）。"},
+                         "ja": "{who}が船員を{a}→{b}へ進めた。"},
+    "canosa.ev.sailor_you": {"en": "You move a sailor {a} → {b}.",
+                             "ja": "あなたが船員を{a}→{b}へ進めた。"},
+    "canosa.ev.score": {"en": "{who} brings a sailor home ({n|ring|rings} {rings}).",
+                        "ja": "{who}が船員を島に迎え入れた（リング{n}個：{rings}）。"},
+    "canosa.ev.score_you": {"en": "You bring a sailor home ({n|ring|rings} {rings}).",
+                            "ja": "あなたが船員を島に迎え入れた（リング{n}個：{rings}）。"},
     "canosa.ev.score_back": {"en": " Back to the sirens: {rings}.",
-                             "ja": "セイレーンに戻るリング：{rings}。"},
+                             "ja": "セイレーンに戻ったリング：{rings}。"},
     "canosa.ev.score_lost": {"en": " Out of the game: {rings}.",
                              "ja": "ゲームから除外：{rings}。"},
     "canosa.ev.give": {"en": "{who} gives a ring to the sailor on {sq}.",
-                       "ja": "{who}が{sq}の船員にリングを渡す。"},
-    "canosa.ev.give_ctrl": {"en": "{who} gives a ring to the sailor on {sq} and takes control.",
-                            "ja": "{who}が{sq}の船員にリングを渡し、支配する。"},
+                       "ja": "{who}が{sq}の船員にリングを渡した。"},
+    "canosa.ev.give_you": {"en": "You give a ring to the sailor on {sq}.",
+                           "ja": "あなたが{sq}の船員にリングを渡した。"},
     "canosa.ev.take": {"en": "{who} takes a ring back from the sailor on {sq}.",
-                       "ja": "{who}が{sq}の船員からリングを引き抜く。"},
-    "canosa.ev.turn": {"en": "— {who}'s turn —", "ja": "― {who}の手番 ―"},
+                       "ja": "{who}が{sq}の船員からリングを引き抜いた。"},
+    "canosa.ev.take_you": {"en": "You take a ring back from the sailor on {sq}.",
+                           "ja": "あなたが{sq}の船員からリングを引き抜いた。"},
+    "canosa.ev.turn": {"en": "— {whose} turn —", "ja": "― {whose}手番 ―"},
     "canosa.ev.end_score": {"en": "{who} has brought 4 sailors home and wins.",
-                            "ja": "{who}が4人の船員を島に迎え入れて勝利。"},
+                            "ja": "{who}が4人目の船員を島に迎え入れて勝利。"},
+    "canosa.ev.end_score_you": {"en": "You have brought 4 sailors home and win.",
+                                "ja": "あなたが4人目の船員を島に迎え入れて勝利。"},
     "canosa.ev.end_trapped": {"en": "{other} cannot make a whole turn: {who} wins.",
-                              "ja": "{other}は手番を行えない：{who}の勝ち。"},
+                              "ja": "{other}は手番を行えない。{who}の勝ち。"},
+    "canosa.ev.end_trapped_you": {"en": "{other} cannot make a whole turn: you win.",
+                                  "ja": "{other}は手番を行えない。あなたの勝ち。"},
+    "canosa.ev.end_trapped_other": {"en": "You cannot make a whole turn: {who} wins.",
+                                    "ja": "あなたは手番を行えない。{who}の勝ち。"},
     "canosa.ev.end_draw": {"en": "Turn limit reached: draw.",
                            "ja": "手番の上限に達したため引き分け。"},
     "canosa.ev.other": {"en": "Event: {kind}.", "ja": "出来事：{kind}。"},
     "canosa.reason_score": {"en": "{who} brought 4 sailors home.",
-                            "ja": "{who}が4人の船員を島に迎え入れた。"},
+                            "ja": "{who}が船員を4人島に迎え入れた。"},
     "canosa.reason_trapped": {"en": "{other} could not make a whole turn.",
                               "ja": "{other}が手番を行えなくなった。"},
     "canosa.reason_draw": {"en": "The turn limit was reached.", "ja": "手番の上限に達した。"},
@@ -151,8 +182,13 @@ STRINGS: dict[str, dict[str, str]] = {
                         "ja": "セイレーン（点：持っているリング、最大3）"},
     "canosa.lg_sailor": {"en": "sailor: its rings bottom → top; the top ring's colour controls it",
                          "ja": "船員：リングは下から上へ。一番上のリングの色が支配者"},
+    "canosa.lg_rings": {"en": "gold ring: solid; silver ring: striped",
+                        "ja": "金のリング：塗りつぶし、銀のリング：しま模様"},
     "canosa.lg_bare": {"en": "grey sailor: no ring, nobody controls it",
                        "ja": "灰色の船員：リングなし、誰も支配していない"},
+    "canosa.lg_home": {"en": "beside each siren: the sailors she has brought home, with their "
+                              "rings (4 win)",
+                       "ja": "各セイレーンの欄：島に迎えた船員とそのリング（4人で勝ち）"},
     "canosa.lg_marks": {"en": "• move   ⚔ attack   + give   − take   ◎ place",
                         "ja": "• 移動　⚔ 攻撃　＋ 渡す　− 引き抜く　◎ 配置"},
     "canosa.lg_last": {"en": "dashed outline: where the last turn acted from; solid: to",
@@ -218,6 +254,28 @@ STEP_EVENTS = {"siren", "attack", "place", "sailor", "score", "give", "take", "e
 # -- names -------------------------------------------------------------------------------
 def who(p: int, lang: str) -> str:
     return t(f"canosa.{COLOURS[p]}", lang)
+
+
+def viewer(view: dict[str, Any] | None) -> int | None:
+    """Whose screen this is (``view["you"]``, which the table adds), or None: nobody's
+    (a spectator, a replay), and then every side goes by its seat name."""
+    you = (view or {}).get("you")
+    return you if you in (0, 1) else None
+
+
+def name(p: int, lang: str, me: int | None) -> str:
+    """A side as the subject of a sentence: "you" for the viewer, else the seat's name."""
+    return t("you", lang) if p == me else who(p, lang)
+
+
+def whose(p: int, lang: str, me: int | None) -> str:
+    """A side's, as in "your siren" / "Silver's siren" (あなたの / 銀の)."""
+    return t("canosa.whose_you", lang) if p == me else t("canosa.whose", lang, who=who(p, lang))
+
+
+def _cap(text: str) -> str:
+    """A sentence begins with a capital ("your siren…" → "Your siren…"; Japanese as is)."""
+    return text[:1].upper() + text[1:]
 
 
 def square(rc: list[int] | tuple[int, int]) -> str:
@@ -380,25 +438,37 @@ def _sq(event: dict[str, Any], key: str) -> str:
 
 
 def describe(event: dict[str, Any], lang: str, view: dict[str, Any] | None = None) -> str:
-    """One engine event in words.
+    """One engine event in words, to the viewer of ``view`` ("you"), if anybody's.
 
     >>> describe({"t": "sailor", "p": 1, "from": [2, 2], "to": [2, 3]}, "en")
     'Silver moves a sailor c3 → d3.'
+    >>> describe({"t": "sailor", "p": 1, "from": [2, 2], "to": [2, 3]}, "en", {"you": 1})
+    'You move a sailor c3 → d3.'
+    >>> describe({"t": "attack", "p": 1, "from": [2, 2], "to": [2, 3]}, "en", {"you": 0})
+    "Silver's siren attacks your siren: c3 → d3."
     """
     kind = event["t"]
+    me = viewer(view)
     p = event.get("p", 0) if isinstance(event.get("p"), int) else 0
-    name, other = who(p, lang), who(1 - p, lang)
+    # The key of the sentence in which "you" act, where English needs one (the verb agrees).
+    mine = "_you" if p == me else ""
+    subject, whose1, whose2 = name(p, lang, me), whose(p, lang, me), whose(1 - p, lang, me)
     if kind == "siren":
-        return t("canosa.ev.siren", lang, who=name, a=_sq(event, "from"), b=_sq(event, "to"))
+        return _cap(t("canosa.ev.siren", lang, whose=whose1, a=_sq(event, "from"),
+                      b=_sq(event, "to")))
     if kind == "attack":
-        return t("canosa.ev.attack", lang, who=name, other=other, a=_sq(event, "from"),
-                 b=_sq(event, "to"))
+        return _cap(t("canosa.ev.attack", lang, whose=whose1, whose2=whose2,
+                      a=_sq(event, "from"), b=_sq(event, "to")))
     if kind == "place":
-        return t("canosa.ev.place", lang, who=name, other=other, sq=_sq(event, "to"))
+        return t(f"canosa.ev.place{mine}", lang, who=subject, whose2=whose2,
+                 sq=_sq(event, "to"))
     if kind == "sailor":
-        return t("canosa.ev.sailor", lang, who=name, a=_sq(event, "from"), b=_sq(event, "to"))
+        return t(f"canosa.ev.sailor{mine}", lang, who=subject, a=_sq(event, "from"),
+                 b=_sq(event, "to"))
     if kind == "score":
-        text = t("canosa.ev.score", lang, who=name, rings=_ring_names(event.get("rings", []), lang))
+        rings = event.get("rings", [])
+        text = t(f"canosa.ev.score{mine}", lang, who=subject, n=len(rings),
+                 rings=_ring_names(rings, lang))
         back, lost = event.get("returned") or [0, 0], event.get("lost") or [0, 0]
         if any(back):
             text += t("canosa.ev.score_back", lang, rings=_counted(back, lang))
@@ -406,17 +476,22 @@ def describe(event: dict[str, Any], lang: str, view: dict[str, Any] | None = Non
             text += t("canosa.ev.score_lost", lang, rings=_counted(lost, lang))
         return text
     if kind == "give":
-        return t("canosa.ev.give", lang, who=name, sq=_sq(event, "at"))
+        return t(f"canosa.ev.give{mine}", lang, who=subject, sq=_sq(event, "at"))
     if kind == "take":
-        return t("canosa.ev.take", lang, who=name, sq=_sq(event, "at"))
+        return t(f"canosa.ev.take{mine}", lang, who=subject, sq=_sq(event, "at"))
     if kind == "turn":
-        return t("canosa.ev.turn", lang, who=name)
+        return t("canosa.ev.turn", lang, whose=_cap(whose1))
     if kind == "end":
         winners = event.get("winners") or []
         if not winners:
             return t("canosa.ev.end_draw", lang)
-        key = "canosa.ev.end_trapped" if event.get("reason") == "trapped" else "canosa.ev.end_score"
-        return t(key, lang, who=who(winners[0], lang), other=who(1 - winners[0], lang))
+        w = winners[0]
+        if event.get("reason") == "trapped":
+            key = ("canosa.ev.end_trapped_you" if w == me else
+                   "canosa.ev.end_trapped_other" if 1 - w == me else "canosa.ev.end_trapped")
+            return t(key, lang, who=who(w, lang), other=who(1 - w, lang))
+        return t("canosa.ev.end_score_you" if w == me else "canosa.ev.end_score", lang,
+                 who=who(w, lang))
     return t("canosa.ev.other", lang, kind=kind)
 
 
@@ -543,8 +618,7 @@ def _mark_kind(actions: list[str]) -> str:
 
 def _board(view: dict[str, Any], board: dict[str, Any], lang: str, *, targets: dict[str, list[str]],
            pieces: dict[str, str], selected: str | None, last: dict[str, set[str]],
-           now: set[str],
-           chooser: str | None) -> str:
+           now: set[str], chooser: str | None, me: int | None, choice: bool) -> str:
     rows, cols = view["rows"], view["cols"]
     islands = {square(rc): p for p, rc in enumerate(view["islands"])}
     content: dict[str, tuple[str, str, str]] = {}  # square -> (html, label, kind)
@@ -554,7 +628,7 @@ def _board(view: dict[str, Any], board: dict[str, Any], lang: str, *, targets: d
         s = board["sirens"][p]
         sq = square(s["at"])
         html = _siren_html(p, s["rings"], lang, beaten=p == beaten)
-        label = t("canosa.sq_siren", lang, who=who(p, lang), n=s["rings"])
+        label = t("canosa.sq_siren", lang, whose=whose(p, lang, me), n=s["rings"])
         if sq in content:  # the defeated siren, waiting to be placed
             old_html, old_label, kind = content[sq]
             content[sq] = (old_html + html, f"{old_label}; {t('canosa.sq_beaten', lang)}: {label}",
@@ -564,8 +638,8 @@ def _board(view: dict[str, Any], board: dict[str, Any], lang: str, *, targets: d
     for s in board["sailors"]:
         rings = s["rings"]
         if rings:
-            label = t("canosa.sq_sailor", lang, rings=_ring_names(rings, lang),
-                      who=who(rings[-1], lang))
+            label = t("canosa.sq_sailor", lang, n=len(rings), rings=_ring_names(rings, lang),
+                      who=name(rings[-1], lang, me))
         else:
             label = t("canosa.sq_sailor_bare", lang)
         content[square(s["at"])] = (_sailor_html(rings), label, "sailor")
@@ -585,7 +659,8 @@ def _board(view: dict[str, Any], board: dict[str, Any], lang: str, *, targets: d
             parts = [f"{sq}: {label}"]
             if sq in islands:
                 classes.append(f"island isle-{COLOURS[islands[sq]]}")
-                parts.append(t("canosa.island_of", lang, who=who(islands[sq], lang)))
+                key = "canosa.island_yours" if islands[sq] == me else "canosa.island_of"
+                parts.append(t(key, lang, who=who(islands[sq], lang)))
                 inner = (f'<span class="isle-tag" aria-hidden="true">'
                          f'{esc(t("canosa.isle_tag", lang, who=who(islands[sq], lang)))}</span>'
                          + inner)
@@ -622,37 +697,79 @@ def _board(view: dict[str, Any], board: dict[str, Any], lang: str, *, targets: d
             cells.append(f'<button type="button" class="{" ".join(classes)}" data-sq="{sq}" '
                          f'data-cmd="sq:{sq}" aria-label="{esc(", ".join(parts))}"{attrs}{disabled}>'
                          f'{inner}</button>')
-    return (f'<section class="cboard" aria-label="{esc(t("canosa.board", lang))}" '
+    # The board is where every choice of this game is made (and watched): the phone tests
+    # keep it on screen whole (data-choice) for as long as the game is on, its last moves
+    # played back included.
+    mark = " data-choice" if choice else ""
+    return (f'<section class="cboard" aria-label="{esc(t("canosa.board", lang))}"{mark} '
             f'style="--rows:{rows};--cols:{cols}"><div class="cgrid">{"".join(cells)}</div></section>')
 
 
-def _panel(view: dict[str, Any], board: dict[str, Any], p: int, lang: str, seat: str,
-           moving: bool) -> str:
+def brought_home(events: list[dict[str, Any]], scores: list[int]) -> list[list[list[int] | None]]:
+    """Each side's sailors brought home, oldest first: the rings each had when it scored,
+    from the score events shown so far (None for one scored before the events begin, as in
+    a hand-set position; ``scores`` says how many there are).
+
+    >>> brought_home([{"t": "score", "p": 1, "rings": [1, 0]}], [1, 2])
+    [[None], [None, [1, 0]]]
+    """
+    home: list[list[list[int] | None]] = [[], []]
+    for e in events:
+        if e.get("t") == "score" and e.get("p") in (0, 1):
+            home[e["p"]].append(list(e.get("rings") or []))
+    for p in (0, 1):
+        n = scores[p]
+        home[p] = ([None] * (n - len(home[p])) + home[p])[-n:] if n > 0 else []
+    return home
+
+
+def _home_html(home: list[list[int] | None]) -> str:
+    """The tally of sailors brought home: each with its rings, then the places still free."""
+    slots = []
+    for rings in home:
+        inner = _sailor_html(rings) if rings is not None else '<span class="sailor ctrl-none"></span>'
+        rings_attr = "" if rings is None else "".join(str(r) for r in rings)
+        slots.append(f'<li class="slot filled" data-rings="{rings_attr}">{inner}</li>')
+    slots += ['<li class="slot"></li>'] * (WIN_SCORE - len(home))
+    return f'<ol class="tally">{"".join(slots)}</ol>'
+
+
+def _panel(board: dict[str, Any], p: int, lang: str, seat: str, moving: bool,
+           home: list[list[int] | None]) -> str:
     siren = board["sirens"][p]
     score = board["scores"][p]
     out = board.get("rings_out", [0, 0])[p]
-    seat_txt = f' <span class="seat">({esc(seat)})</span>' if seat else ""
-    badge = (f'<span class="badge tomove">{esc(t("canosa.seat_to_move", lang))}</span>'
+    seat = (f"（{seat}）" if lang == "ja" else f"({seat})") if seat else ""
+    seat_txt = f' <span class="seat">{esc(seat)}</span>' if seat else ""
+    badge = (f' <span class="badge tomove">{esc(t("canosa.seat_to_move", lang))}</span>'
              if moving else "")
-    boxes = "".join(f'<i class="box{" on" if i < score else ""}"></i>' for i in range(WIN_SCORE))
     where = t("canosa.left_island" if siren.get("left") else "canosa.on_island", lang)
-    full = (t("canosa.panel_label", lang, who=who(p, lang), scored=score, rings=siren["rings"],
-              out=out) + f" ({where})")
-    return (f'<section class="cpanel-c {COLOURS[p]}{" moving" if moving else ""}" data-player="{p}">'
-            f'<h2>{_siren_html(p, siren["rings"], lang)} {esc(who(p, lang))}{seat_txt} {badge}</h2>'
+    sep = "／" if lang == "ja" else "; "
+    listed = sep.join(_ring_names(r, lang) if r is not None else t("canosa.home_unknown", lang)
+                      for r in home)
+    full = t("canosa.panel_label", lang, who=who(p, lang),
+             seat=f" {seat}" if seat else "", scored=score,
+             home=t("canosa.panel_home", lang, list=listed) if home else "",
+             moving=t("canosa.panel_moving", lang) if moving else "",
+             rings=siren["rings"], where=where, out=out)
+    return (f'<section class="cpanel-c {COLOURS[p]}{" moving" if moving else ""}" data-player="{p}" '
+            f'data-scored="{score}">'
+            f'<h2>{_siren_html(p, siren["rings"], lang)}<span class="pname">{esc(who(p, lang))}'
+            f'{seat_txt}</span>{badge}</h2>'
             f'<p class="sr-only">{esc(full)}</p>'
             f'<div class="stats" aria-hidden="true">'
-            f'<p class="stat" data-scored="{score}"><span class="boxes">{boxes}</span> '
-            f'{esc(t("canosa.scored", lang, n=score))}</p>'
-            f'<p class="stat" data-rings="{siren["rings"]}">'
-            f'{esc(t("canosa.siren_rings", lang, n=siren["rings"]))}'
-            f' · <span class="where">{esc(where)}</span></p>'
-            f'<p class="stat" data-out="{out}">{esc(t("canosa.rings_out", lang, n=out))}</p>'
+            f'<div class="stat home"><span class="lbl">{esc(t("canosa.home", lang))}</span>'
+            f'{_home_html(home)}</div>'
+            f'<p class="stat rings" data-rings="{siren["rings"]}" data-out="{out}">'
+            f'{esc(t("canosa.siren_rings", lang, n=siren["rings"]))} · '
+            f'<span title="{esc(t("canosa.rings_out_title", lang))}">'
+            f'{esc(t("canosa.rings_out", lang, n=out))}</span></p>'
             f'</div></section>')
 
 
 def _ring_buttons(piece: str | None, legal: list[str], chooser: str | None, lang: str) -> str:
-    """The chooser (give or take on one square), or the selected sailor's ring actions."""
+    """The chooser (give or take on one square), or the selected sailor's ring actions:
+    the current choice's buttons (``data-choice``)."""
     actions: list[str] = []
     if chooser:
         actions = [a for a in legal if a in (f"+{chooser}", f"-{chooser}")]
@@ -664,38 +781,44 @@ def _ring_buttons(piece: str | None, legal: list[str], chooser: str | None, lang
     for a in sorted(actions):
         kind, at, _ = parse_action(a)
         key = "canosa.do_give" if kind == "give" else "canosa.do_take"
-        buttons.append(f'<button type="button" class="ringact {kind}" data-cmd="act:{esc(a)}">'
-                       f'{esc(t(key, lang, sq=at))}</button>')
+        buttons.append(f'<button type="button" class="ringact {kind}" data-cmd="act:{esc(a)}" '
+                       f'aria-label="{esc(t(key + "_label", lang, sq=at))}">'
+                       f'{esc(t(key, lang))}</button>')
     buttons.append(f'<button type="button" class="cancel" data-cmd="cancel">'
                    f'{esc(t("canosa.cancel", lang))}</button>')
-    return (f'<div class="controls canosa-acts" role="group" '
+    return (f'<div class="controls canosa-acts" role="group" data-choice '
             f'aria-label="{esc(t("canosa.actions", lang))}">{"".join(buttons)}</div>')
 
 
 def prompt(view: dict[str, Any], me: int | None, legal: list[str], sel: dict[str, Any],
            lang: str, waiting_for: str = "") -> str:
+    """The status line: to the player who acts ("you"), or what the viewer waits for, or
+    (nobody's screen) whose turn it is."""
     if view.get("outcome") is not None or view.get("over"):
         return ""
+    movers = view.get("to_move") or []
     if me is None:
-        return ""
-    name = who(me, lang)
+        if not movers:
+            return ""
+        return _cap(t("canosa.prompt_watch", lang, whose=whose(movers[0], lang, None),
+                      k=view.get("actions_left", 0)))
     if not legal:
         return t("waiting_for", lang, who=waiting_for) if waiting_for else ""
     if placements(legal):
-        return t("canosa.prompt_place", lang, who=name, other=who(1 - me, lang))
+        return t("canosa.prompt_place", lang, whose=whose(1 - me, lang, me))
     if sel.get("choose"):
-        return t("canosa.prompt_choose", lang, who=name, sq=sel["choose"])
+        return t("canosa.prompt_choose", lang, sq=sel["choose"])
     piece = _current(sel, legal, view)
     if piece == "siren":
-        return t("canosa.prompt_siren", lang, who=name)
+        return t("canosa.prompt_siren", lang)
     if piece:
         targets = piece_targets(piece, legal)
         moves = [sq for sq in targets if sq != piece]
         rings = piece in targets
         key = ("canosa.prompt_sailor_rings" if moves and rings else
                "canosa.prompt_sailor_only_rings" if rings else "canosa.prompt_sailor")
-        return t(key, lang, who=name, sq=piece)
-    return t("canosa.prompt_pick", lang, who=name, k=view.get("actions_left", 0))
+        return t(key, lang, sq=piece)
+    return t("canosa.prompt_pick", lang, k=view.get("actions_left", 0))
 
 
 def _last_squares(view: dict[str, Any]) -> dict[str, set[str]]:
@@ -715,7 +838,8 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
                  seats: tuple[str, ...] = ("", ""), waiting_for: str = "",
                  before: dict[str, Any] | None = None) -> str:
     """The whole Canosa table (the same picture for every seat; ``legal`` is the acting
-    seat's, empty for anybody else).
+    seat's, empty for anybody else). Words are to the viewer (``view["you"]``, else the
+    player who acts); with nobody's screen, both sides go by their seat names.
 
     During a playback (``shown`` < number of events) the board is ``before`` with the steps
     shown so far applied, the current step's squares marked, and the prompt words it.
@@ -724,7 +848,9 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
     shown = len(events) if shown is None else min(shown, len(events))
     animating = shown < len(events)
     movers = view.get("to_move") or []
-    me = view.get("you") if view.get("you") is not None else (movers[0] if legal and movers else None)
+    me = viewer(view)
+    if me is None and legal and movers:
+        me = movers[0]  # nobody's screen, but a seat acts here: the words are to that seat
     board = view
     current = None
     if animating:
@@ -748,32 +874,36 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
     last = _last_squares(view) if not animating else {}
     now = _step_squares(current)
     if animating:
-        ask = describe(current, lang, view) if current else t("canosa.resolving", lang)
+        ask = describe(current, lang, {"you": me}) if current else t("canosa.resolving", lang)
     else:
         ask = prompt(view, me, legal_now, sel, lang, waiting_for)
-    moving = movers[0] if movers and view.get("outcome") is None else None
-    panels = "".join(_panel(view, board, p, lang, seats[p] if p < len(seats) else "",
-                            p == moving and not animating) for p in (0, 1))
-    if view.get("outcome") is not None:
+    over = view.get("outcome") is not None
+    moving = movers[0] if movers and not over else None
+    home = brought_home(events[:shown], board["scores"])
+    panels = "".join(_panel(board, p, lang, seats[p] if p < len(seats) else "",
+                            p == moving and not animating, home[p]) for p in (0, 1))
+    if over:
         info = t("canosa.turn_over", lang, n=view.get("turn", 0))
     elif moving is not None:
-        info = t("canosa.turn_info", lang, n=view.get("turn", 0) + 1, who=who(moving, lang),
+        key = "canosa.turn_info_you" if moving == me else "canosa.turn_info"
+        info = t(key, lang, n=view.get("turn", 0) + 1, who=who(moving, lang),
                  k=view.get("actions_left", 0))
     else:
         info = ""
     parts = [
-        f'<p class="round">{esc(info)}</p>',
-        f'<div class="cpanels">{panels}</div>',
+        f'<div class="cside"><p class="round">{esc(info)}</p>'
+        f'<div class="cpanels">{panels}</div></div>',
         _board(view, board, lang, targets=targets, pieces=pieces, selected=piece, last=last,
-               now=now, chooser=chooser),
+               now=now, chooser=chooser, me=me, choice=animating or not over),
         f'<p class="prompt" role="status" aria-live="polite" data-status>{esc(ask)}</p>',
     ]
     if animating:
-        parts.append(f'<div class="controls"><button type="button" data-cmd="skip">'
+        parts.append(f'<div class="controls cskip"><button type="button" data-cmd="skip">'
                      f'{esc(t("skip", lang))}</button></div>')
     elif acting and not place:
         parts.append(_ring_buttons(piece, legal_now, chooser, lang))
-    return (f'<div class="canosa" data-rows="{view["rows"]}" data-cols="{view["cols"]}" '
+    return (f'<div class="canosa ctable" data-rows="{view["rows"]}" data-cols="{view["cols"]}" '
+            f'style="--rows:{view["rows"]};--cols:{view["cols"]}" '
             f'data-layout="{esc(view.get("layout", ""))}" data-turn="{view.get("turn", 0)}" '
             f'data-placing="{str(bool(place)).lower()}" '
             f'data-selected="{esc(piece or "")}">{"".join(parts)}</div>')
@@ -783,7 +913,9 @@ def _legend(lang: str) -> str:
     items = [
         f'<li>{_siren_html(0, 2, lang)} {esc(t("canosa.lg_siren", lang))}</li>',
         f'<li>{_sailor_html([1, 0])} {esc(t("canosa.lg_sailor", lang))}</li>',
+        f'<li>{_sailor_html([0, 1, 0])} {esc(t("canosa.lg_rings", lang))}</li>',
         f'<li>{_sailor_html([])} {esc(t("canosa.lg_bare", lang))}</li>',
+        f'<li>{esc(t("canosa.lg_home", lang))}</li>',
         f'<li class="marks">{esc(t("canosa.lg_marks", lang))}</li>',
         f'<li>{esc(t("canosa.lg_last", lang))}</li>',
     ]

@@ -35,6 +35,8 @@ button under the table), and in hot-seat that player keeps the device without a 
 and a replay offers no perspective. ``move_text(action, seat, lang)``: an action in words
 for a replay's move list (else the list says what the log says the mover did);
 ``open_view(views)``: every seat's view merged, for a finished game's open replay.
+The view always says whose screen it is (``view["you"]``: a seat, or None for nobody's);
+a game whose view is the same for every seat gets it from the table.
 ``render_table`` marks its one status line (what the viewer must do now, or is waiting
 for) with ``data-status``; the shell keeps it on screen. It marks the controls of the
 current choice (the hand a card is played from, a question's buttons) with
@@ -429,6 +431,8 @@ class Table:
         me = self.viewer()
         # Everything below is drawn from what the protocol gives this one seat.
         view = self._view(me)
+        if "you" not in view:  # a game that shows every seat the same: say whose screen
+            view = {**view, "you": me}
         events = self._events(me)
         legal = self._legal(me) if me is not None and not self.animating else []
         waiting = ""
