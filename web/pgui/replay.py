@@ -48,22 +48,22 @@ MOVES = ("off", "right", "bottom")
 SPEEDS = (300, 900, 2000)  # autoplay: ms per move (and per reveal step)
 
 STRINGS: dict[str, dict[str, str]] = {
-    "replay.title": {"en": "{game}: replay", "ja": "{game}：記録の再生"},
+    "replay.title": {"en": "{game}: replay", "ja": "{game}のリプレイ"},
     "replay.first": {"en": "First move", "ja": "最初へ"},
     "replay.prev": {"en": "Previous move", "ja": "1手戻る"},
     "replay.next": {"en": "Next move", "ja": "1手進む"},
     "replay.last": {"en": "Last move", "ja": "最後へ"},
     "replay.play": {"en": "Play", "ja": "自動再生"},
     "replay.pause": {"en": "Pause", "ja": "一時停止"},
-    "replay.speed": {"en": "Speed", "ja": "速さ"},
-    "replay.speed_300": {"en": "Fast", "ja": "速い"},
+    "replay.speed": {"en": "Speed", "ja": "再生速度"},
+    "replay.speed_300": {"en": "Fast", "ja": "速く"},
     "replay.speed_900": {"en": "Normal", "ja": "ふつう"},
-    "replay.speed_2000": {"en": "Slow", "ja": "遅い"},
-    "replay.ply": {"en": "Move {n} of {total}", "ja": "{total}手中{n}手目"},
+    "replay.speed_2000": {"en": "Slow", "ja": "ゆっくり"},
+    "replay.ply": {"en": "Move {n} of {total}", "ja": "{n}手目（全{total}手）"},
     "replay.start": {"en": "Start of the game", "ja": "開始局面"},
     "replay.moves": {"en": "Moves", "ja": "手順"},
-    "replay.and": {"en": "; ", "ja": "、"},
-    "replay.controls": {"en": "Replay controls", "ja": "再生の操作"},
+    "replay.and": {"en": "; at the same time, ", "ja": "。同時に、"},  # read aloud only
+    "replay.controls": {"en": "Replay controls", "ja": "リプレイの操作"},
     "replay.hidden": {"en": "(hidden)", "ja": "（非公開）"},
     "replay.seen_by": {"en": "Seen by {who}", "ja": "{who}の視点"},
     "replay.seen_spectator": {"en": "Seen by a spectator", "ja": "観戦者の視点"},
@@ -74,17 +74,17 @@ STRINGS: dict[str, dict[str, str]] = {
     "replay.as_open": {"en": "All open", "ja": "すべて公開"},
     "replay.open_unfinished": {
         "en": "Everything can be shown only for a finished game: showing what a spectator saw.",
-        "ja": "すべてを公開できるのは終わった対局だけです。観戦者の視点で表示します。"},
+        "ja": "すべて公開できるのは終わった対局だけです。観戦者の視点で表示します。"},
     "replay.play_on": {"en": "Play on from here:", "ja": "ここから続きを遊ぶ："},
-    "replay.vs_bot": {"en": "vs bot", "ja": "ボットと"},
-    "replay.both": {"en": "as both sides", "ja": "1人で両方"},
+    "replay.vs_bot": {"en": "vs bot", "ja": "ボットと対戦"},
+    "replay.both": {"en": "as both sides", "ja": "1人で両方を操作"},
     "replay.back": {"en": "Back to the game (move {n})", "ja": "元の記録に戻る（{n}手目）"},
     "replay.playing_on": {"en": "Playing on from move {n}: {k} {k|move|moves} of yours so far.",
                           "ja": "{n}手目から続きを遊んでいます（ここまで{k}手）。"},
     "replay.open_app": {"en": "Open in pygames", "ja": "pygamesで開く"},
     "replay.result": {"en": "Result: {what}", "ja": "結果：{what}"},
-    "replay.bad_record": {"en": "This record cannot be shown: {why}",
-                          "ja": "この記録は表示できません：{why}"},
+    "replay.bad_record": {"en": "This record cannot be shown", "ja": "この記録は表示できません"},
+    "replay.nothing": {"en": "Nothing to replay", "ja": "再生する記録がありません"},
 }
 register(STRINGS)
 
@@ -580,8 +580,10 @@ class ReplayTable(Table):
         top += "</div>"
         log = (f'<details class="log"{"" if self.embed else " open"}><summary>{esc(t("log", lang))}</summary>'
                f'{self.render_log(events, view)}</details>')
-        main = (f'<main class="main">{top}{"".join(notes)}{controls}{self.render_play_on()}'
-                f'{table}</main>')
+        # An embed has no header bar: its heading is for screen readers (the page's h1).
+        title = f'<h1 class="sr-only">{esc(self.title())}</h1>' if self.embed else ""
+        main = (f'<main class="main">{title}{top}{"".join(notes)}{controls}'
+                f'{self.render_play_on()}{table}</main>')
         side = f'<aside class="side">{moves if self.moves == "right" else ""}{log}'
         if not self.embed:
             side += (f'<details class="rules"><summary>{esc(t("rules", lang))}</summary>'
