@@ -89,6 +89,13 @@ def settled(frame: Frame) -> None:
     frame.wait_for_selector('#app[data-animating="false"]')
 
 
+#: The ply the move list's next entry ends at (a simultaneous choice is one entry).
+NEXT_MOVE = """() => {
+  const now = document.querySelector('.move-list [aria-current="step"]').closest("li");
+  return now.nextElementSibling.querySelector("button").dataset.ply;
+}"""
+
+
 @pytest.mark.parametrize("lang", ["ja"])
 def test_every_rules_page_served_from_another_port_loads_its_boards(page: Page, server_url,
                                                                     tmp_path, lang):
@@ -138,10 +145,11 @@ def test_a_blog_page_on_another_origin_steps_every_games_board(page: Page, serve
     for i, gid in enumerate(recs):
         frame = frame_of(page, i)
         assert frame.url.startswith(server_url), "the board comes from the app's origin"
-        assert ply(frame) == 2, "ply=2 opens after the second move"
+        assert ply(frame) == 2, "ply=2 opens after the second action"
         assert frame.evaluate("document.documentElement.lang") == "ja"
+        after = frame.evaluate(NEXT_MOVE)  # Next plays the next move (both programs at once)
         frame.locator('button[data-cmd="replay:next"]').click()
-        expect(frame.locator(LAYOUT)).to_have_attribute("data-ply", "3")
+        expect(frame.locator(LAYOUT)).to_have_attribute("data-ply", after)
         settled(frame)
         frame.locator('button[data-cmd="replay:next"]').focus()
         page.keyboard.press("ArrowLeft")
@@ -153,9 +161,11 @@ def test_a_blog_page_on_another_origin_steps_every_games_board(page: Page, serve
         frame.wait_for_function(CURRENT_MOVE_IN_VIEW, timeout=10_000)  # the last move shows
         page.keyboard.press("Home")
         expect(frame.locator(LAYOUT)).to_have_attribute("data-ply", "0")
-        # The move list jumps too.
-        frame.locator('.move-list button[data-ply="4"]').click()
-        expect(frame.locator(LAYOUT)).to_have_attribute("data-ply", "4")
+        # The move list jumps too (to the end of its fourth move).
+        entry = frame.locator(".move-list button[data-ply]").nth(3)
+        target = entry.get_attribute("data-ply")
+        entry.click()
+        expect(frame.locator(LAYOUT)).to_have_attribute("data-ply", target)
 
 
 def test_the_iframe_height_follows_its_content(page: Page, server_url, blog):
@@ -250,10 +260,20 @@ def test_the_embed_fits_a_phone_and_passes_axe_in_both_themes(new_context, serve
 
 
 def test_a_bad_record_in_an_embed_says_what_is_wrong(page: Page, server_url):
+    """In the page's language, the error screen's heading says what could not be done and
+    its text the actual problem; it is the page's main landmark with its h1 (axe's
+    moderate findings included)."""
     record = records.to_string(finished("kiriai", 7))
     page.goto(f"{server_url}/embed.html?game=kiriai&lang=ja&record={record[:-5]}")
     expect(page.locator("#load-error")).to_be_visible()
-    assert "表示できません" in page.locator("#load-error-text").inner_text()
+    expect(page.locator("main#load-error h1")).to_have_text("この記録は表示できません")
+    assert "途中で切れ" in page.locator("#load-error-text").inner_text()
+    assert page.evaluate("document.documentElement.lang") == "ja"
+    assert axe_problems(page, moderate=True) == []
+    page.goto(f"{server_url}/embed.html?game=kiriai&lang=en")  # no record: not an empty game
+    expect(page.locator("main#load-error h1")).to_have_text("Nothing to replay")
+    expect(page.locator("#load-error-text")).to_contain_text("no record")
+    expect(page.locator("#app")).to_be_hidden()
 
 
 def test_the_app_shares_a_replay_and_opens_a_pasted_record(new_context, server_url):
@@ -275,9 +295,22 @@ def test_the_app_shares_a_replay_and_opens_a_pasted_record(new_context, server_u
     expect(page.locator("details.share [data-copied]").nth(2)).not_to_have_text("")
     assert page.evaluate("navigator.clipboard.readText()") == code
     page.locator("details.preview summary").click()
-    preview = page.locator("details.preview iframe").element_handle().content_frame()
+    iframe = page.locator("details.preview iframe")
+    preview = iframe.element_handle().content_frame()
     preview.wait_for_selector(READY, timeout=90_000)
     assert ply(preview) == 5
+    # The preview is as tall as its content (it was 420 px whatever it held), as a blog's
+    # iframe with the embed code's script is; a report beyond the maximum is capped.
+    page.wait_for_function("""() => {
+        const f = document.querySelector("details.preview iframe");
+        const inner = f.contentDocument.body.getBoundingClientRect().height;
+        return inner > 420 && Math.abs(f.getBoundingClientRect().height - inner) <= 2;
+    }""")
+    assert preview.evaluate("document.documentElement.scrollHeight") <= (
+        iframe.bounding_box()["height"] + 2), "nothing to scroll inside the preview"
+    preview.evaluate("parent.postMessage({type: 'pygames:height', height: 50000}, '*')")
+    page.wait_for_function("() => document.querySelector('details.preview iframe')"
+                           ".getBoundingClientRect().height === 2400")
     # Open another game from its score sheet.
     other = finished("kiriai", 10)
     page.locator("#open-record-text").fill(records.to_sheet(other))

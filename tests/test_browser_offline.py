@@ -178,7 +178,7 @@ def test_an_embed_in_another_sites_iframe_still_works(new_context, site, workers
         page.goto(f"{other}/docs/index.html")
         page.evaluate("""(src) => { const f = document.createElement("iframe");
             f.src = src; f.style.height = "500px"; document.body.append(f); }""",
-                      f"{base}/embed.html?game=kiriai&lang=en")
+                      f"{base}/embed.html?game=kiriai&seed=1&lang=en")
         frame = page.frame_locator("iframe")
         frame.locator(READY).wait_for(state="attached", timeout=120_000)
         expect(frame.locator("#app")).to_be_visible()

@@ -49,6 +49,18 @@ def move_items(html: str) -> list[str]:
                       html)
 
 
+def move_parts(html: str) -> list[dict[int, str]]:
+    """Each entry of the move list (move 1 first): what it says of each seat, as HTML, in
+    the order it says them."""
+    return [dict((int(seat), part) for seat, part in re.findall(
+        r'<span class="part" data-seat="(\d+)">(.*?)</span>(?=<span class="sr-only">|</span>)',
+        item)) for item in move_items(html)]
+
+
+def text_of(html: str) -> str:
+    return unescape(re.sub(r"<[^>]+>", "", html))
+
+
 def settle(table: ReplayTable) -> None:
     while table.shown < table._count():
         table.advance()
@@ -60,14 +72,16 @@ def test_every_ply_shows_the_position_the_record_had_then(gid):
     total = len(record["actions"])
     table = ReplayTable(gid, record=record, perspective=0, ply=0, speed=0)
     assert table.cursor == 0
-    plies = sorted({0, 1, 2, total // 3, total // 2, total - 1, total})
-    for ply in plies:  # forward, one step at a time, played back
+    ends = table.bounds  # where each move ends (a simultaneous choice is one move)
+    n = len(ends)
+    plies = sorted({0, *(ends[i] for i in (0, 1, n // 3, n // 2, n - 2, n - 1))})
+    for ply in plies:  # forward, one move at a time, played back
         while table.cursor < ply:
             table.command("replay:next")
             settle(table)
         assert table._view(0) == prefix_state(record, ply).view(0)
         assert f'data-ply="{ply}"' in table.html()
-    for ply in reversed(plies):  # backward, by jumping
+    for ply in reversed(sorted({*plies, 1, 2, total // 3, total - 1})):  # back, by jumping
         table.command(f"replay:goto:{ply}")
         assert table._view(0) == prefix_state(record, ply).view(0)
         assert table.shown == table._count(), "stepping back does not play anything back"
@@ -154,17 +168,62 @@ def test_kiriai_programs_stay_hidden_in_the_move_list_until_revealed():
     def said(p: int, action: str) -> str:
         return f"<b>{move_text(action, p, 'en')}</b>"
 
-    # Seat 0 and 1 program at plies 1 and 2 (in either order): at ply 1 the other's is hidden
-    table = ReplayTable("kiriai", record=record, perspective=acts[1][0], ply=1, speed=0)
-    items = move_items(table.html())
-    assert "(hidden)" in items[0] and said(*acts[0]) not in items[0]
-    later = [i for i in range(2, len(acts)) if acts[i][0] != acts[1][0]]
-    assert later and all("(hidden)" in items[i] for i in later), "nor the opponent's future"
-    assert said(*acts[1]) in items[1], "the seat's own choices are its to see"
+    # Seat 0 and 1 program at plies 1 and 2 (in either order), one move of the list: at
+    # ply 1 (a link may stop there) the other's is hidden.
+    me, other = acts[1][0], acts[0][0]
+    table = ReplayTable("kiriai", record=record, perspective=me, ply=1, speed=0)
+    moves = move_parts(table.html())
+    assert "(hidden)" in moves[0][other] and said(*acts[0]) not in moves[0][other]
+    assert all("(hidden)" in m[other] for m in moves[1:]), "nor the opponent's future"
+    assert said(*acts[1]) in moves[0][me], "the seat's own choices are its to see"
     table.command("replay:next")
     settle(table)
-    items = move_items(table.html())
-    assert said(*acts[0]) in items[0] and said(*acts[1]) in items[1], "revealed together"
+    assert table.cursor == 2, "the rest of the move"
+    moves = move_parts(table.html())
+    assert said(*acts[0]) in moves[0][other] and said(*acts[1]) in moves[0][me], "together"
+    assert "(hidden)" in moves[1][other]
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_moves_made_at_once_are_one_entry_of_the_move_list_in_seat_order(gid):
+    """Where the seats choose at the same time (the protocol's ``to_move`` names several),
+    whoever chose first, the move list has one entry for the lot, seat 0 first; the step
+    buttons go a move at a time and the counter counts moves. A game whose seats take
+    turns lists each action on its own."""
+    game = pygames.get_game(gid)
+    state, rng = game.new_game(seed=9), random.Random(9)
+    groups: list[list[int]] = []
+    while not state.is_over() and len(groups) < 12:
+        movers = state.to_move()
+        p = max(movers)  # the last seat first: the bot's choice comes in before yours
+        if len(movers) > 1:
+            seats = sorted(movers, reverse=True)
+            for p in seats:
+                state.apply(p, rng.choice(state.legal_actions(p)))
+            groups.append(seats)
+        else:
+            state.apply(p, rng.choice(state.legal_actions(p)))
+            groups.append([p])
+    record = state.record()
+    table = ReplayTable(gid, record=record, perspective=0, speed=0, lang="en")
+    moves = move_parts(table.html())  # at the end: seat 0 has seen every move
+    assert [list(m) for m in moves] == [sorted(g) for g in groups]
+    together = [i for i, g in enumerate(groups) if len(g) > 1]
+    for i in together[:3]:
+        words = [text_of(part) for part in moves[i].values()]
+        assert all(w and "(hidden)" not in w for w in words) and len(set(words)) == len(words)
+    table.command("replay:first")
+    ply = 0
+    stepped = groups[:6]
+    for i, g in enumerate(stepped):  # Next plays the whole move
+        table.command("replay:next")
+        settle(table)
+        ply += len(g)
+        assert table.cursor == ply
+        assert f"Move {i + 1} of {len(groups)}" in table.html()
+        assert re.search(rf'data-ply="{ply}" aria-current="step"', table.html())
+    table.command("replay:prev")
+    assert table.cursor == ply - len(stepped[-1])
 
 
 def test_canosa_hides_nothing_and_the_spectator_sees_every_move():
@@ -449,12 +508,16 @@ def test_a_replay_being_watched_waits_for_nobody(gid, lang):
     table = ReplayTable(gid, record=record, perspective=0, ply=0, speed=0, lang=lang)
     waiting = re.compile(r"Waiting for|待っています")
     seen_other_to_move = False
-    for _ in range(min(len(record["actions"]), 30)):
-        table.command("replay:next")
-        settle(table)
-        if 0 not in table.state.to_move() and not table.state.is_over():
-            seen_other_to_move = True
-        assert not waiting.search(table.html()), table.cursor
+    for ply in range(1, min(len(record["actions"]), 30) + 1):
+        # A move at a time, played back; and every ply (a link may stop mid-move).
+        for cmd in ("replay:next", f"replay:goto:{ply}"):
+            if cmd == "replay:next" and table.cursor >= ply:
+                continue
+            table.command(cmd)
+            settle(table)
+            if 0 not in table.state.to_move() and not table.state.is_over():
+                seen_other_to_move = True
+            assert not waiting.search(table.html()), table.cursor
     assert seen_other_to_move  # the check met a position where seat 0 had nothing to do
 
 
@@ -498,10 +561,13 @@ def test_the_move_list_reads_in_words_not_notation(gid, lang):
     record = played(gid, 11).record()
     for perspective in (0, "spectator", OPEN):
         table = ReplayTable(gid, record=record, perspective=perspective, speed=0, lang=lang)
-        items = [unescape(re.sub(r"<[^>]+>", "", html)) for html in move_items(table.html())]
-        assert len(items) == len(record["actions"])
-        for text, (p, action) in zip(items, record["actions"], strict=True):
-            words = text.split(" ", 1)[1].replace(table.ui.who(p, lang), "")  # the move
+        parts = [(p, text_of(html)) for move in move_parts(table.html())
+                 for p, html in move.items()]
+        assert sorted(p for p, _ in parts) == sorted(p for p, _ in record["actions"])
+        by_seat = {p: [a for q, a in record["actions"] if q == p] for p, _ in parts}
+        for p, text in parts:
+            action = by_seat[p].pop(0)
+            words = text.replace(table.ui.who(p, lang), "")  # the move
             assert action not in words.split(), (text, action)
             letters = r"[A-Za-z]{3,}" if lang == "en" else r"[\u3040-\u30ff\u4e00-\u9fff]{2,}"
             assert re.search(letters, words), text

@@ -65,7 +65,7 @@ def test_session_results_are_small_json_for_the_page():
 
 def test_a_bad_link_gets_a_readable_error_in_the_players_language():
     result = Session().open("game=chess&lang=ja")
-    assert set(result) == {"error", "lang"}
+    assert set(result) == {"error", "heading", "reason", "lang"}
     assert result["lang"] == "ja"
     assert result["error"].startswith("このリンクのゲーム・モード・オプションは存在しません")
     assert "「chess」というゲームはありません" in result["error"]
@@ -79,6 +79,62 @@ def test_a_bad_link_gets_a_readable_error_in_the_players_language():
         words = re.sub(r"「[^」]*」|（[^）]*）|random|last|right|bottom", "", text)  # values
         assert not re.search(r"[A-Za-z]{4,}", words), text
         assert "'" not in text and "\\" not in text, text
+
+
+def finished_record(gid: str, seed: int) -> dict:
+    from pygames.bots import self_play
+
+    return self_play(pygames.get_game(gid), seed=seed).record()
+
+
+def problem_screen(query: str, lang: str) -> tuple[str, str]:
+    """The error screen a query opens: its heading and its reason (and no table)."""
+    result = Session().open(f"{query}&lang={lang}")
+    assert set(result) == {"error", "heading", "reason", "lang"}, query
+    assert result["lang"] == lang
+    heading, reason = result["heading"], result["reason"]
+    for text in (heading, reason):  # no raw quotes or escapes, nothing of Python's
+        assert not re.search(r"'[^\s']{1,4}'|[\"\\{}]|&[a-z]+;|Traceback", text), text
+        if lang == "ja":  # no English reason on a Japanese page (values, the app's name aside)
+            words = re.sub(r"「[^」]*」|“[^”]*”|（[^）]*）|pygames", "", text)
+            assert not re.search(r"[A-Za-z]{4,}", words), text
+    return heading, reason
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_replay_or_embed_that_cannot_be_shown_says_why_in_the_pages_language(lang):
+    from pygames import records
+
+    gid, other = pygames.game_ids()[:2]
+    record = finished_record(gid, 3)
+    text, total = records.to_string(record), len(record["actions"])
+    names = {g: pygames.get_game(g).names[lang] for g in (gid, other)}
+    cannot = {"en": "This record cannot be shown", "ja": "この記録は表示できません"}[lang]
+    for base in ("mode=replay", "mode=replay&embed=on"):
+        # No record at all: not an empty game, but a screen that says so.
+        for query in (base, f"{base}&game={gid}"):
+            heading, reason = problem_screen(query, lang)
+            assert heading == {"en": "Nothing to replay", "ja": "再生する記録がありません"}[lang]
+            assert {"en": "no record", "ja": "記録が入っていません"}[lang] in reason
+        # A move past the end: how many there are, and which one was asked for.
+        heading, reason = problem_screen(f"{base}&record={text}&ply={total + 2}", lang)
+        assert heading == cannot
+        assert str(total) in reason and str(total + 2) in reason
+        # Another game's record: both games by the names players know.
+        heading, reason = problem_screen(f"{base}&game={other}&record={text}", lang)
+        assert heading == cannot and names[gid] in reason and names[other] in reason
+        # Malformed: cut short, not a record at all, a score sheet with a line out of place.
+        heading, reason = problem_screen(f"{base}&record={text[:-5]}", lang)
+        assert heading == cannot and {"en": "cut short", "ja": "切れ"}[lang] in reason
+        heading, reason = problem_screen(f"{base}&record=hello", lang)
+        assert heading == cannot and "r1." in reason
+        sheet = records.to_sheet(record).split("\n")
+        move = next(line for line in sheet if re.match(r"\d+\. ", line))
+        moved = "%0A".join([sheet[0], move, *sheet[1:]]).replace(" ", "+")  # before "Game:"
+        heading, reason = problem_screen(f"{base}&record={moved}", lang)
+        assert heading == cannot and reason
+    # A new deal's start is still there to play on from (seed= names it).
+    assert "error" not in Session().open(f"mode=replay&game={gid}&seed=4&lang={lang}")
 
 
 def test_glue_names_no_game():

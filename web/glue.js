@@ -13,7 +13,7 @@
 //   browser's language.
 //
 // Every worker call returns JSON: {html, animating, over, lang, title, delay}, or
-// {error, lang} for a bad table link (pgui/session_glue.py).
+// {error, heading, reason, lang} for a link that cannot be opened (pgui/session_glue.py).
 (function () {
   "use strict";
   var root = document.documentElement;
@@ -495,9 +495,11 @@
     var page = new URL("./play.html", location.href).href;
     command("open_table", [query, savedLang(), navigator.language || "en", link.fragment,
                            link.stored, page]).then(function (r) {
-      if (r.error) {
+      if (r.error) {  // the error screen: what could not be done, then the actual problem
         root.lang = r.lang;
-        window.pygamesFail(r.error);
+        var heading = el("load-error-title");
+        if (heading && r.heading) heading.textContent = r.heading;
+        window.pygamesFail(r.heading ? r.reason : r.error);
         return;
       }
       var lobby = el("lobby");
@@ -549,6 +551,21 @@
     }
   }
 
+  // The share panel's embed preview is as tall as its content, as a blog's iframe with
+  // the embed code's script would be (the embed reports its height: tellHeight), up to
+  // PREVIEW_MAX CSS px (beyond, it scrolls inside), so a runaway report cannot stretch the
+  // page. Only from that iframe's own page.
+  var PREVIEW_MAX = 2400;
+
+  function onPreviewHeight(e) {
+    if (!e.data || e.data.type !== "pygames:height") return;
+    var height = Number(e.data.height);
+    if (!(height > 0)) return;
+    document.querySelectorAll("details[data-preview] iframe").forEach(function (f) {
+      if (f.contentWindow === e.source) f.style.height = Math.min(Math.ceil(height), PREVIEW_MAX) + "px";
+    });
+  }
+
   // The share panel's embed preview loads only when opened; a record file is read into
   // the box that opens it (the only thing here a page cannot do without a script).
   function onToggle(e) {
@@ -583,6 +600,7 @@
 
   function init() {
     document.addEventListener("toggle", onToggle, true);
+    addEventListener("message", onPreviewHeight);
     document.addEventListener("change", onFile);
     app = el("app");
     if (!app) return;

@@ -103,8 +103,10 @@ def click_some(page: Page, rng: random.Random, clicks: int,
 AXE = NODE_MODULES / "axe-core" / "axe.min.js"
 
 
-def axe_problems(page: Page) -> list[str]:
-    """Serious and critical axe-core violations on the page as it is now."""
+def axe_problems(page: Page, *, moderate: bool = False) -> list[str]:
+    """Serious and critical axe-core violations on the page as it is now; ``moderate``:
+    the moderate ones too (a page without a ``main`` landmark or an ``h1``, content
+    outside every landmark, ...)."""
     assert AXE.is_file(), "axe-core missing: run `npm ci` (python build.py test does)"
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("""async () => {
@@ -113,8 +115,9 @@ def axe_problems(page: Page) -> list[str]:
         return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
             nodes: v.nodes.slice(0, 3).map(n => n.target.join(" "))}));
     }""")
+    impacts = ("moderate", "serious", "critical") if moderate else ("serious", "critical")
     return [f"{v['impact']} {v['id']}: {v['help']} at {v['nodes']}" for v in result
-            if v["impact"] in ("serious", "critical")]
+            if v["impact"] in impacts]
 
 
 #: Every visible tap target smaller than 44 × 44 px: buttons, links set apart from text

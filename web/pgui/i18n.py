@@ -14,50 +14,59 @@ import re
 LANGS = ("en", "ja")
 
 STRINGS: dict[str, dict[str, str]] = {
+    # Japanese glossary (one word for one thing, everywhere, the games' strings too):
+    #   record 記録 (the text or file of a game; never 棋譜)   replay リプレイ (to replay: 再生)
+    #   game (one play) 対局   move 手 (nth: {n}手目)   turn 手番   first/second player 先手/後手
+    #   opponent 対戦相手   pass and play 1台で交代   link play (a friend) 友だちと対戦
+    #   spectator 観戦者 (watching: 観戦)   perspective 視点   bot ボット (its level: 強さ)
+    #   hand 手札   log ログ   the game list (lobby) ゲーム一覧   device 端末
+    # Buttons are verbs or short nouns without 。; sentences end in 。; a colon after
+    # Japanese is ：, brackets are 「」 and （）, numbers are half-width (1手ずつ).
     # -- app-wide ---------------------------------------------------------------------
     "app_name": {"en": "pygames", "ja": "pygames"},
     "tagline": {"en": "Board and card games in your browser: offline, no server, no sign-up.",
-                "ja": "ブラウザで遊ぶボード・カードゲーム。オフラインでもOK、サーバーも登録も不要。"},
+                "ja": "ブラウザですぐ遊べるボードゲーム＆カードゲーム。登録もサーバーも不要で、"
+                      "オフラインでも遊べます。"},
     "lang_switch": {"en": "日本語", "ja": "English"},
-    "lang_switch_label": {"en": "Switch language to Japanese", "ja": "英語に切り替える"},
+    "lang_switch_label": {"en": "Switch the language to Japanese", "ja": "英語表示に切り替える"},
     "play": {"en": "Play", "ja": "プレイ"},
     "embed_description": {"en": "A board game record you can step through",
-                          "ja": "一手ずつたどれるボードゲームの記録"},
+                          "ja": "1手ずつ進めて見られるボードゲームの記録"},
     "coming_soon": {"en": "Coming soon", "ja": "近日公開"},
     "mode": {"en": "Mode", "ja": "モード"},
     "mode_bot": {"en": "vs bot", "ja": "ボットと対戦"},
-    "bot_thinking": {"en": "{who} is thinking…", "ja": "{who}が考えています…"},
+    "bot_thinking": {"en": "{who} is thinking…", "ja": "{who}が考え中…"},
     "bot_level": {"en": "Bot", "ja": "ボットの強さ"},
     "level_easy": {"en": "Easy", "ja": "やさしい"},
     "level_normal": {"en": "Normal", "ja": "ふつう"},
     "level_strong": {"en": "Strong", "ja": "つよい"},
-    "your_seat": {"en": "You play", "ja": "あなたの席"},
-    "seat_0": {"en": "First player", "ja": "先手（1人目）"},
-    "seat_1": {"en": "Second player", "ja": "後手（2人目）"},
+    "your_seat": {"en": "You play", "ja": "あなたの手番"},
+    "seat_0": {"en": "First player", "ja": "先手"},
+    "seat_1": {"en": "Second player", "ja": "後手"},
     "seat_random": {"en": "Random", "ja": "ランダム"},
     "mode_link": {"en": "Play a friend (send a link)", "ja": "友だちと対戦（リンクを送る）"},
     "mode_hotseat": {"en": "Pass and play (2 players, one device)",
-                     "ja": "1台で交代（2人で1台を渡しながら）"},
+                     "ja": "1台で交代（2人で1台の端末を渡し合って遊ぶ）"},
     "players_n": {"en": "{n} {n|player|players}", "ja": "{n}人"},
     "players_range": {"en": "{a}–{b} players", "ja": "{a}〜{b}人"},
     "lobby": {"en": "Games", "ja": "ゲーム一覧"},
-    "back_to_lobby": {"en": "Back to games", "ja": "ゲーム一覧へ"},
-    "loading_python": {"en": "Getting the game ready…", "ja": "ゲームを準備しています…"},
+    "back_to_lobby": {"en": "Back to the games", "ja": "ゲーム一覧に戻る"},
+    "loading_python": {"en": "Getting the game ready…", "ja": "ゲームを準備中…"},
     "bad_link": {"en": "This link names a game, mode or option that does not exist.",
                  "ja": "このリンクのゲーム・モード・オプションは存在しません。"},
-    "bad_link_other": {"en": "This link cannot be opened.", "ja": "このリンクは開けません。"},
-    "load_failed": {"en": "The game could not start.", "ja": "ゲームを開始できませんでした。"},
+    "bad_link_other": {"en": "This link cannot be opened", "ja": "このリンクは開けません"},
+    "load_failed": {"en": "The game could not start", "ja": "ゲームを起動できませんでした"},
     "reload": {"en": "Reload", "ja": "再読み込み"},
-    "rules": {"en": "Rules summary", "ja": "ルール概要"},
+    "rules": {"en": "Rules summary", "ja": "ルールのまとめ"},
     "log": {"en": "Log", "ja": "ログ"},
     "you": {"en": "you", "ja": "あなた"},
     "bot": {"en": "bot", "ja": "ボット"},
     "confirm": {"en": "Confirm", "ja": "決定"},
-    "clear": {"en": "Clear", "ja": "取り消し"},
+    "clear": {"en": "Clear", "ja": "選び直す"},
     "skip": {"en": "Skip animation", "ja": "演出をスキップ"},
     "undo": {"en": "Undo", "ja": "取り消す"},
     "undo_label": {"en": "Take back your last action", "ja": "直前の行動を取り消す"},
-    "rematch": {"en": "Rematch", "ja": "再戦"},
+    "rematch": {"en": "Rematch", "ja": "もう一度対戦"},
     "game_over": {"en": "Game over", "ja": "ゲーム終了"},
     "review_board": {"en": "Look at the board", "ja": "盤面を見る"},
     "choose_game": {"en": "Choose a game", "ja": "ゲームを選ぶ"},
@@ -80,54 +89,61 @@ STRINGS: dict[str, dict[str, str]] = {
     "setup_close": {"en": "Close", "ja": "閉じる"},
     "setup_done": {"en": "Done", "ja": "完了"},
     "how_to_play_label": {"en": "How to play {game} (rules with live boards)",
-                          "ja": "{game}の遊び方（動く盤面つきのルール説明）"},
+                          "ja": "{game}の遊び方（盤面を動かして確かめられるルール説明）"},
     "loading_hint": {"en": "The games load in the background so your table opens fast.",
-                     "ja": "テーブルがすぐ開くよう、裏でゲームを読み込んでいます。"},
+                     "ja": "すぐに遊べるよう、ゲームを裏で読み込んでいます。"},
     "offline_note": {"en": "Everything runs in this page; nothing is sent anywhere.",
-                     "ja": "すべてこのページ内で動作し、どこにも送信されません。"},
+                     "ja": "すべてこのページの中で動き、データはどこにも送信されません。"},
     "you_win": {"en": "You win!", "ja": "あなたの勝ち！"},
     "you_lose": {"en": "You lose.", "ja": "あなたの負け。"},
     "wins": {"en": "{who} wins!", "ja": "{who}の勝ち！"},
     "draw": {"en": "Draw.", "ja": "引き分け。"},
     "error": {"en": "Error: {msg}", "ja": "エラー：{msg}"},
-    "waiting_for": {"en": "Waiting for {who}…", "ja": "{who}を待っています…"},
+    "waiting_for": {"en": "Waiting for {who}…", "ja": "{who}の手番を待っています…"},
     "handover_title": {"en": "Pass the device to {who}", "ja": "{who}に端末を渡してください"},
     "handover_body": {"en": "Only {who} should look now: the next screen shows {who}'s hand.",
-                      "ja": "ここからは{who}だけが見てください。次の画面に{who}の手札が表示されます。"},
-    "handover_ok": {"en": "I am {who}: show my hand", "ja": "{who}です：手札を見る"},
+                      "ja": "{who}以外の人は画面を見ないでください。次の画面に{who}の手札が表示されます。"},
+    "handover_ok": {"en": "I am {who}: show my hand", "ja": "{who}です。手札を表示"},
     "options": {"en": "Options", "ja": "オプション"},
     "start": {"en": "Start", "ja": "開始"},
     "no_js": {"en": "This game needs JavaScript and WebAssembly.",
-              "ja": "このゲームにはJavaScriptとWebAssemblyが必要です。"},
+              "ja": "このゲームで遊ぶには、JavaScriptとWebAssemblyを有効にしてください。"},
     # Load progress while the Python worker starts (glue.js shows one stage at a time).
-    "load_stage_page": {"en": "Preparing the page…", "ja": "ページを準備しています…"},
-    "load_stage_runtime": {"en": "Loading the game engine…",
-                           "ja": "ゲームエンジンを読み込んでいます…"},
-    "load_stage_games": {"en": "Loading the games…", "ja": "ゲームを読み込んでいます…"},
-    "load_stage_ready": {"en": "Ready.", "ja": "準備完了。"},
+    "load_stage_page": {"en": "Preparing the page…", "ja": "ページを準備中…"},
+    "load_stage_runtime": {"en": "Loading the game engine…", "ja": "ゲームエンジンを読み込み中…"},
+    "load_stage_games": {"en": "Loading the games…", "ja": "ゲームを読み込み中…"},
+    "load_stage_ready": {"en": "Ready.", "ja": "準備完了！"},
     # What is wrong with a link (LinkProblem): each names the actual problem.
     "problem.game": {"en": "There is no game called “{value}” (the games: {games}).",
-                     "ja": "「{value}」というゲームはありません（ゲーム：{games}）。"},
-    "problem.mode": {"en": "“{value}” is not a way to play here.",
-                     "ja": "「{value}」という遊び方はありません。"},
+                     "ja": "「{value}」というゲームはありません（遊べるゲーム：{games}）。"},
+    "problem.mode": {"en": "There is no mode called “{value}”.",
+                     "ja": "「{value}」というモードはありません。"},
     "problem.option": {"en": "The option “{name}” cannot be “{value}”.",
                        "ja": "オプション「{name}」に「{value}」は指定できません。"},
     "problem.bot": {"en": "There is no bot level “{value}” (easy, normal or strong).",
-                    "ja": "ボットの強さに「{value}」はありません（easy・normal・strong）。"},
-    "problem.seat": {"en": "The seat must be 0, 1 or random, not “{value}”.",
-                     "ja": "席は0・1・randomのどれかです（「{value}」は指定できません）。"},
+                    "ja": "ボットの強さに「{value}」は指定できません（easy・normal・strongのどれか）。"},
+    "problem.seat": {"en": "The seat must be 0 (first), 1 (second) or random, not “{value}”.",
+                     "ja": "手番には0（先手）・1（後手）・「random」のどれかを指定します"
+                           "（「{value}」は指定できません）。"},
     "problem.switch": {"en": "“{name}” must be on or off, not “{value}”.",
                        "ja": "「{name}」はonかoffです（「{value}」は指定できません）。"},
+    "problem.no_record": {
+        "en": "This link carries no record. Open a finished game's replay from its game-over "
+              "screen, or paste a record into “Open a record”.",
+        "ja": "このリンクには記録が入っていません。対局の終了画面から再生するか、"
+              "「記録を開く」に記録を貼り付けてください。"},
     "problem.other_game": {"en": "This record is a game of {named}, not of {game}.",
                            "ja": "この記録は{game}ではなく{named}の対局です。"},
     "problem.ply": {"en": "This record has {total} {total|move|moves}: there is no move {ply}.",
                     "ja": "この記録は{total}手までです。{ply}手目はありません。"},
     "problem.ply_text": {"en": "The move number must be a number or “last”, not “{value}”.",
-                         "ja": "手数は数字か「last」です（「{value}」は指定できません）。"},
-    "problem.perspective": {"en": "“{value}” is not a seat of this game, a spectator or open.",
-                            "ja": "「{value}」はこのゲームの席でも観戦・全公開でもありません。"},
+                         "ja": "手数には数字か「last」を指定します（「{value}」は指定できません）。"},
+    "problem.perspective": {
+        "en": "There is no perspective “{value}” (a seat's number, spectator or open).",
+        "ja": "視点に「{value}」は指定できません（席の番号・「spectator」・「open」のどれか）。"},
     "problem.moves": {"en": "The move list can be right, bottom or off, not “{value}”.",
-                      "ja": "手の一覧はright・bottom・offのどれかです（「{value}」は指定できません）。"},
+                      "ja": "手順の表示は「right」・「bottom」・「off」のどれかです"
+                            "（「{value}」は指定できません）。"},
     # -- Kiri-ai and every other game: their strings live in pgui/<id>_ui.py (STRINGS)
     # and join this table through register().
 }
@@ -164,7 +180,7 @@ class LinkProblem(ValueError):
     (``problem.<code>`` in :data:`STRINGS`).
 
     >>> LinkProblem("seat", value="7").message("en")
-    'The seat must be 0, 1 or random, not “7”.'
+    'The seat must be 0 (first), 1 (second) or random, not “7”.'
     """
 
     def __init__(self, code: str, **values: object) -> None:

@@ -46,27 +46,32 @@ def python_shell(*, loading_hidden: bool, lobby_link: bool = True) -> str:
 
     Python is a worker (``<script type="py" worker>``): it starts as soon as PyScript has
     read the page, and never blocks the page while it loads or computes.
+
+    On a page that is only the table (``play.html``, ``embed.html``) the loading and error
+    screens are each the page's ``main`` with its ``h1`` while they show; on a page of
+    its own (the lobby, whose screens start hidden) they are plain boxes over it.
     """
     hidden = " hidden" if loading_hidden else ""
+    box, head = ("div", "p") if loading_hidden else ("main", "h1")
     stages = "".join(
         f'<span data-stage="{name}"{"" if name == "page" else " hidden"}>'
         f'{both(f"load_stage_{name}")}</span>' for name in LOAD_STAGES)
-    return f"""<div id="loading" class="loading" role="status" aria-live="polite"{hidden}>
-  <div class="box">
-    <p class="title">{both("loading_python")}</p>
+    return f"""<{box} id="loading" class="loading"{hidden}>
+  <div class="box" role="status" aria-live="polite">
+    <{head} class="title">{both("loading_python")}</{head}>
     <progress id="load-progress" max="100" value="0"></progress>
     <p id="load-detail" class="muted">{stages}</p>
     {f'<p class="muted"><a href="./index.html">← {both("lobby")}</a></p>' if lobby_link else ""}
   </div>
-</div>
-<div id="load-error" class="loading error" role="alert" hidden>
-  <div class="box">
-    <p class="title">{both("load_failed")}</p>
-    <pre id="load-error-text"></pre>
+</{box}>
+<{box} id="load-error" class="loading error" hidden>
+  <div class="box" role="alert">
+    <{head} class="title" id="load-error-title">{both("load_failed")}</{head}>
+    <p id="load-error-text" class="reason"></p>
     <p><button type="button" onclick="location.reload()">{both("reload")}</button>
        {f'<a class="button" href="./index.html">{both("back_to_lobby")}</a>' if lobby_link else ""}</p>
   </div>
-</div>
+</{box}>
 <noscript><p class="loading">{both("no_js")}</p></noscript>
 <div id="app" hidden></div>
 <script type="py" worker src="./worker.py" config="./pyscript.json"></script>"""

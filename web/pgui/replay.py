@@ -32,6 +32,7 @@ End to the first four (``[data-keys]``).
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from typing import Any
 from urllib.parse import urlencode
 
@@ -47,21 +48,22 @@ MOVES = ("off", "right", "bottom")
 SPEEDS = (300, 900, 2000)  # autoplay: ms per move (and per reveal step)
 
 STRINGS: dict[str, dict[str, str]] = {
-    "replay.title": {"en": "{game}: replay", "ja": "{game}：記録の再生"},
+    "replay.title": {"en": "{game}: replay", "ja": "{game}のリプレイ"},
     "replay.first": {"en": "First move", "ja": "最初へ"},
     "replay.prev": {"en": "Previous move", "ja": "1手戻る"},
     "replay.next": {"en": "Next move", "ja": "1手進む"},
     "replay.last": {"en": "Last move", "ja": "最後へ"},
     "replay.play": {"en": "Play", "ja": "自動再生"},
     "replay.pause": {"en": "Pause", "ja": "一時停止"},
-    "replay.speed": {"en": "Speed", "ja": "速さ"},
-    "replay.speed_300": {"en": "Fast", "ja": "速い"},
+    "replay.speed": {"en": "Speed", "ja": "再生速度"},
+    "replay.speed_300": {"en": "Fast", "ja": "速く"},
     "replay.speed_900": {"en": "Normal", "ja": "ふつう"},
-    "replay.speed_2000": {"en": "Slow", "ja": "遅い"},
-    "replay.ply": {"en": "Move {n} of {total}", "ja": "{total}手中{n}手目"},
+    "replay.speed_2000": {"en": "Slow", "ja": "ゆっくり"},
+    "replay.ply": {"en": "Move {n} of {total}", "ja": "{n}手目（全{total}手）"},
     "replay.start": {"en": "Start of the game", "ja": "開始局面"},
     "replay.moves": {"en": "Moves", "ja": "手順"},
-    "replay.controls": {"en": "Replay controls", "ja": "再生の操作"},
+    "replay.and": {"en": "; at the same time, ", "ja": "。同時に、"},  # read aloud only
+    "replay.controls": {"en": "Replay controls", "ja": "リプレイの操作"},
     "replay.hidden": {"en": "(hidden)", "ja": "（非公開）"},
     "replay.seen_by": {"en": "Seen by {who}", "ja": "{who}の視点"},
     "replay.seen_spectator": {"en": "Seen by a spectator", "ja": "観戦者の視点"},
@@ -72,17 +74,17 @@ STRINGS: dict[str, dict[str, str]] = {
     "replay.as_open": {"en": "All open", "ja": "すべて公開"},
     "replay.open_unfinished": {
         "en": "Everything can be shown only for a finished game: showing what a spectator saw.",
-        "ja": "すべてを公開できるのは終わった対局だけです。観戦者の視点で表示します。"},
+        "ja": "すべて公開できるのは終わった対局だけです。観戦者の視点で表示します。"},
     "replay.play_on": {"en": "Play on from here:", "ja": "ここから続きを遊ぶ："},
-    "replay.vs_bot": {"en": "vs bot", "ja": "ボットと"},
-    "replay.both": {"en": "as both sides", "ja": "1人で両方"},
+    "replay.vs_bot": {"en": "vs bot", "ja": "ボットと対戦"},
+    "replay.both": {"en": "as both sides", "ja": "1人で両方を操作"},
     "replay.back": {"en": "Back to the game (move {n})", "ja": "元の記録に戻る（{n}手目）"},
     "replay.playing_on": {"en": "Playing on from move {n}: {k} {k|move|moves} of yours so far.",
                           "ja": "{n}手目から続きを遊んでいます（ここまで{k}手）。"},
     "replay.open_app": {"en": "Open in pygames", "ja": "pygamesで開く"},
     "replay.result": {"en": "Result: {what}", "ja": "結果：{what}"},
-    "replay.bad_record": {"en": "This record cannot be shown: {why}",
-                          "ja": "この記録は表示できません：{why}"},
+    "replay.bad_record": {"en": "This record cannot be shown", "ja": "この記録は表示できません"},
+    "replay.nothing": {"en": "Nothing to replay", "ja": "再生する記録がありません"},
 }
 register(STRINGS)
 
@@ -177,6 +179,17 @@ class ReplayTable(Table):
             else:
                 self.revealed_at.append(i + 1)
         self.revealed_at.extend([len(self.line) + 1] * len(batch))  # never completed
+        #: The move list's entries: each the actions (their indices, in record order) of
+        #: one move, several when seats chose at once (one batch of ``to_move``).
+        self.entries: list[list[int]] = []
+        for i, shown_at in enumerate(self.revealed_at):
+            first = self.entries[-1][0] if self.entries else -1
+            if first >= 0 and self.revealed_at[first] == shown_at and shown_at > first + 1:
+                self.entries[-1].append(i)  # the same batch as the entry's first action
+            else:
+                self.entries.append([i])
+        #: The ply at the end of each entry: where stepping stops.
+        self.bounds = [entry[-1] + 1 for entry in self.entries]
         self.finished = final.is_over()
         self._final = final  # the whole line played: its events name each move in words
         self._log_words: dict[tuple[Any, str], list[str]] = {}
@@ -211,17 +224,28 @@ class ReplayTable(Table):
         self.since = self.before = None
 
     def step(self) -> None:
-        """One action forward, played back as at the table."""
+        """One move forward (every action of a simultaneous choice at once, as the move
+        list has them), played back as at the table."""
         if self.cursor >= len(self.line):
             return
         if self.animating:
             self.skip()
         count, before = self._count(), self._view(self.viewer())
-        p, action = self.line[self.cursor]
-        self.state.apply(p, action)
-        self.cursor += 1
+        end = self.bounds[bisect_right(self.bounds, self.cursor)]
+        for p, action in self.line[self.cursor:end]:
+            self.state.apply(p, action)
+        self.cursor = end
         if self._count() > count:
             self._play_back_from(count, before)
+
+    def step_back(self) -> None:
+        """One move back (to the end of the move list's entry before the one on screen)."""
+        k = bisect_left(self.bounds, self.cursor)
+        self.goto(self.bounds[k - 1] if k > 0 else 0)
+
+    def move_number(self, ply: int) -> int:
+        """The move-list entry that ``ply`` actions reach into (0: the start)."""
+        return bisect_left(self.bounds, ply) + 1 if ply > 0 else 0
 
     # -- playing on from the shown ply ---------------------------------------------------
     def play_on(self, kind: str) -> None:
@@ -362,7 +386,7 @@ class ReplayTable(Table):
             if what == "next":
                 self.step()
             elif what == "prev":
-                self.goto(self.cursor - 1)
+                self.step_back()
             elif what == "first":
                 self.goto(0)
             elif what == "last":
@@ -419,8 +443,16 @@ class ReplayTable(Table):
         """The mover, then the move: a description that names its mover stands alone."""
         who, text = self.ui.who(p, self.lang), self._action_text(i, p, action)
         if text.startswith(who):
-            return f'<b>{esc(text)}</b>'
-        return f'{esc(who)} <b>{esc(text)}</b>'
+            return f'<span class="part" data-seat="{p}"><b>{esc(text)}</b></span>'
+        return f'<span class="part" data-seat="{p}">{esc(who)} <b>{esc(text)}</b></span>'
+
+    def _entry_html(self, entry: list[int]) -> str:
+        """One entry of the move list: its actions in seat order (several when the seats
+        chose at once), a screen reader's pause between them."""
+        parts = [self._move_html(i, *self.line[i])
+                 for i in sorted(entry, key=lambda i: self.line[i][0])]
+        pause = f'<span class="sr-only">{esc(t("replay.and", self.lang))}</span>'
+        return f'<span class="parts">{pause.join(parts)}</span>'
 
     def _perspective_label(self) -> str:
         if self.perspective == OPEN:
@@ -435,12 +467,13 @@ class ReplayTable(Table):
         items = [f'<li><button type="button" data-cmd="replay:goto:0" class="mv"{first}'
                  f'{" disabled" if self.playing else ""}>'
                  f'{esc(t("replay.start", lang))}</button></li>']
-        for i, (p, action) in enumerate(self.line, start=1):
-            current = ' aria-current="step"' if i == self.cursor and not self.playing else ""
+        now = self.move_number(self.cursor)
+        for k, (entry, end) in enumerate(zip(self.entries, self.bounds, strict=True), start=1):
+            current = ' aria-current="step"' if k == now and not self.playing else ""
             items.append(
-                f'<li><button type="button" class="mv" data-cmd="replay:goto:{i}"'
-                f' data-ply="{i}"{current}{" disabled" if self.playing else ""}>'
-                f'<span class="n">{i}.</span> {self._move_html(i - 1, p, action)}'
+                f'<li><button type="button" class="mv" data-cmd="replay:goto:{end}"'
+                f' data-ply="{end}"{current}{" disabled" if self.playing else ""}>'
+                f'<span class="n">{k}.</span> {self._entry_html(entry)}'
                 f'</button></li>')
         return (f'<nav class="moves moves-{self.moves}" aria-label="{esc(t("replay.moves", lang))}">'
                 f'<h2>{esc(t("replay.moves", lang))}</h2>'
@@ -451,10 +484,11 @@ class ReplayTable(Table):
         total = len(self.line)
         if self.playing:
             mine = sum(1 for p, _ in self.played if self.playing == "both" or p == self.human)
+            fork = self.move_number(self.fork)
             return (f'<div class="replay-bar" role="group" aria-label="{esc(t("replay.controls", lang))}">'
-                    f'<p class="ply" role="status">{esc(t("replay.playing_on", lang, n=self.fork, k=mine))}</p>'
+                    f'<p class="ply" role="status">{esc(t("replay.playing_on", lang, n=fork, k=mine))}</p>'
                     f'<button type="button" data-cmd="replay:back">'
-                    f'{esc(t("replay.back", lang, n=self.fork))}</button></div>')
+                    f'{esc(t("replay.back", lang, n=fork))}</button></div>')
         at_start, at_end = self.cursor == 0, self.cursor >= total
 
         def button(what: str, glyph: str, disabled: bool) -> str:
@@ -464,7 +498,7 @@ class ReplayTable(Table):
                     f'<span aria-hidden="true">{glyph}</span></button>')
 
         ply = (t("replay.start", lang) if at_start else
-               t("replay.ply", lang, n=self.cursor, total=total))
+               t("replay.ply", lang, n=self.move_number(self.cursor), total=len(self.entries)))
         play = (f'<button type="button" data-cmd="replay:pause">{esc(t("replay.pause", lang))}</button>'
                 if self.autoplay else
                 f'<button type="button" data-cmd="replay:play"{" disabled" if not total else ""}>'
@@ -546,8 +580,10 @@ class ReplayTable(Table):
         top += "</div>"
         log = (f'<details class="log"{"" if self.embed else " open"}><summary>{esc(t("log", lang))}</summary>'
                f'{self.render_log(events, view)}</details>')
-        main = (f'<main class="main">{top}{"".join(notes)}{controls}{self.render_play_on()}'
-                f'{table}</main>')
+        # An embed has no header bar: its heading is for screen readers (the page's h1).
+        title = f'<h1 class="sr-only">{esc(self.title())}</h1>' if self.embed else ""
+        main = (f'<main class="main">{title}{top}{"".join(notes)}{controls}'
+                f'{self.render_play_on()}{table}</main>')
         side = f'<aside class="side">{moves if self.moves == "right" else ""}{log}'
         if not self.embed:
             side += (f'<details class="rules"><summary>{esc(t("rules", lang))}</summary>'

@@ -15,7 +15,9 @@ Each returns :meth:`Session.result`: ``{html, animating, over, lang, title, dela
 thinking, local}`` (``thinking``: a bot is thinking, call :meth:`Session.think` soon;
 ``local``: what to keep in storage for a local game, :mod:`pgui.saved`; a query with
 ``resume=<id>`` reopens that saved game, which the page passes as ``stored``), or
-``{error, lang}`` for a table link that names no such game, mode or option.
+``{error, heading, reason, lang}`` for a link that cannot be opened (no such game, mode or
+option; a replay with no record, a damaged one, another game's, a move past its end): the
+error screen's heading and the actual problem, in the page's language (``error`` is both).
 
 >>> s = Session()
 >>> r = s.open("mode=hotseat&seed=3&lang=ja", saved_lang=None, nav_lang="en")
@@ -47,6 +49,9 @@ if TYPE_CHECKING:
 LINK_MODES = ("link", "join")
 
 DEFAULT_SPEED = 900
+#: The problems of a replay's link (:class:`pgui.i18n.LinkProblem` codes): the error
+#: screen says the record cannot be shown, then why.
+REPLAY_PROBLEMS = ("no_record", "ply", "ply_text", "other_game", "perspective", "moves")
 
 
 def parse_query(query: str) -> dict[str, str]:
@@ -212,7 +217,8 @@ def parse_record_text(text: str) -> dict[str, Any]:
 def make_replay(params: dict[str, str], *, lang: str, speed: int | None = None,
                 seed: int | None = None, page: str = "") -> ReplayTable:
     """``mode=replay`` (the replay viewer, and every embed): ``record=`` (a record string
-    or score sheet) or ``position=`` (a position string), else a new game of ``game``;
+    or score sheet) or ``position=`` (a position string), or ``seed=``: the start of that
+    deal of ``game`` (to play on from); with none of them there is nothing to replay;
     ``ply``, ``perspective``, ``controls``, ``moves``, ``interactive``, ``bot``, ``embed``."""
     from pygames import records
 
@@ -231,6 +237,8 @@ def make_replay(params: dict[str, str], *, lang: str, speed: int | None = None,
     if record is not None:
         game_id = record["game"]
     elif make is None:
+        if not params.get("seed"):  # a deal's start (seed=) may be played on; else nothing
+            raise LinkProblem("no_record")
         game_id = named or pygames.game_ids()[0]
         deal = _number(params.get("seed"))
         game = _game(game_id)
@@ -274,21 +282,28 @@ class Session:
             self.table = make_table(query, saved_lang=saved_lang, nav_lang=nav_lang, seed=seed,
                                     fragment=fragment, stored=stored, page=page)
         except (ValueError, KeyError) as exc:
-            lang = query_lang(parse_query(query), saved_lang, nav_lang)
-            if isinstance(exc, LinkProblem):
-                if exc.code in ("ply", "ply_text", "other_game", "perspective", "moves"):
-                    return {"error": t("replay.bad_record", lang, why=exc.message(lang)),
-                            "lang": lang}
+            return self.problem(exc, query_lang(parse_query(query), saved_lang, nav_lang))
+        return self.result()
+
+    @staticmethod
+    def problem(exc: Exception, lang: str) -> dict[str, Any]:
+        """The error screen for a link that cannot be opened: a heading that says what
+        could not be done, and the actual problem, both in ``lang``."""
+        if isinstance(exc, LinkProblem):
+            if exc.code in REPLAY_PROBLEMS:
+                head = "replay.nothing" if exc.code == "no_record" else "replay.bad_record"
+            else:
                 head = "bad_link" if exc.code in ("game", "mode", "option") else "bad_link_other"
-                return {"error": f"{t(head, lang)}\n{exc.message(lang)}", "lang": lang}
-            if hasattr(exc, "message") and hasattr(exc, "code"):  # pygames.records.RecordError
-                return {"error": t("replay.bad_record", lang, why=exc.message(lang)),
-                        "lang": lang}
+            reason = exc.message(lang)
+        elif hasattr(exc, "message") and hasattr(exc, "code"):  # pygames.records.RecordError
+            head, reason = "replay.bad_record", exc.message(lang)
+        else:
             # Anything else comes from deeper down, in English: shown only to English readers.
             detail = str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc)
-            extra = f"\n({detail})" if lang == "en" and detail else ""
-            return {"error": f"{t('bad_link', lang)}{extra}", "lang": lang}
-        return self.result()
+            head, reason = "bad_link", f"({detail})" if lang == "en" and detail else ""
+        heading = t(head, lang)
+        return {"error": f"{heading}\n{reason}" if reason else heading, "heading": heading,
+                "reason": reason, "lang": lang}
 
     def _resume(self, query: str, params: dict[str, str], saved_lang: str | None,
                 nav_lang: str | None, seed: int | None, stored: str,

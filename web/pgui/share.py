@@ -30,27 +30,27 @@ from pygames import records
 from .i18n import esc, register, t
 
 STRINGS: dict[str, dict[str, str]] = {
-    "share.title": {"en": "Save and share this game", "ja": "この対局の保存と共有"},
+    "share.title": {"en": "Save and share this game", "ja": "この対局を保存・共有"},
     "share.download": {"en": "Download the score sheet", "ja": "記録ファイルを保存"},
     "share.record": {"en": "Record (paste it anywhere to open this game again)",
-                     "ja": "記録の文字列（貼り付ければこの対局をもう一度開けます）"},
+                     "ja": "記録の文字列（貼っておけば、あとでこの対局を開き直せます）"},
     "share.copy": {"en": "Copy", "ja": "コピー"},
     "share.copied": {"en": "Copied.", "ja": "コピーしました。"},
     "share.copy_failed": {"en": "Could not copy: select the text and copy it yourself.",
-                          "ja": "コピーできませんでした。文字を選んでコピーしてください。"},
-    "share.link": {"en": "Link to this replay", "ja": "この記録の再生へのリンク"},
+                          "ja": "コピーできませんでした。テキストを選択して手動でコピーしてください。"},
+    "share.link": {"en": "Link to this replay", "ja": "このリプレイへのリンク"},
     "share.copy_link": {"en": "Copy link", "ja": "リンクをコピー"},
     "share.embed": {"en": "Embed code (paste it into a blog or web page)",
-                    "ja": "埋め込みコード（ブログやウェブページに貼り付け）"},
+                    "ja": "埋め込みコード（ブログやウェブページに貼り付けてください）"},
     "share.copy_embed": {"en": "Copy embed code", "ja": "埋め込みコードをコピー"},
-    "share.preview": {"en": "Preview the embedded board", "ja": "埋め込み表示のプレビュー"},
-    "share.replay": {"en": "Replay this game", "ja": "この対局を再生"},
+    "share.preview": {"en": "Preview the embedded board", "ja": "埋め込んだときの表示を確認"},
+    "share.replay": {"en": "Replay this game", "ja": "この対局をリプレイ"},
     "share.open": {"en": "Open a record", "ja": "記録を開く"},
-    "share.open_text": {"en": "Record string or score sheet", "ja": "記録の文字列またはファイルの内容"},
-    "share.open_file": {"en": "…or a score sheet file", "ja": "…または記録ファイル"},
-    "share.open_button": {"en": "Open in the replay viewer", "ja": "記録の再生で開く"},
+    "share.open_text": {"en": "Record string or score sheet", "ja": "記録の文字列（または記録ファイルの中身）"},
+    "share.open_file": {"en": "…or a score sheet file", "ja": "…または記録ファイルを選ぶ"},
+    "share.open_button": {"en": "Open in the replay viewer", "ja": "リプレイで開く"},
     "share.embed_title": {"en": "{game}: a game you can step through",
-                          "ja": "{game}：一手ずつたどれる記録"},
+                          "ja": "{game}：1手ずつ見られる記録"},
 }
 register(STRINGS)
 
