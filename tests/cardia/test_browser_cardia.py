@@ -17,7 +17,7 @@ JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
 #: What Cardia's table offers besides (:func:`helpers.browser.table_now`): the ability
 #: whose question is asked, if one is.
 CHOICE = """
-    choice: (app.querySelector(".cardia") || {dataset: {choice: ""}}).dataset.choice,"""
+    choice: (app.querySelector(".cardia") || {dataset: {kind: ""}}).dataset.kind,"""
 
 
 def start_from_lobby(page: Page, *, lang: str, mode: str, deck: str, location: str) -> None:
