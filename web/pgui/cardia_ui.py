@@ -402,10 +402,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "cardia.short.II.9": {"en": "Name a colour: else they discard 2", "ja": "色を宣言：違えば相手は2枚捨てる"},
     "cardia.short.II.10": {"en": "A losing card acts again", "ja": "負けたカードの能力を再発動"},
     "cardia.short.II.11": {"en": "Next card +5, afterwards", "ja": "次のカードに後から+5"},
-    "cardia.short.II.12": {"en": "You win the previous encounter", "ja": "直前の戦闘は自分の勝ち"},
+    "cardia.short.II.12": {"en": "Win the previous encounter", "ja": "直前の戦闘は自分の勝ち"},
     "cardia.short.II.13": {"en": "Name a colour: they lose it all", "ja": "色を宣言：相手は手札と山札から捨てる"},
     "cardia.short.II.14": {"en": "Use an instant card of your hand", "ja": "手札の即時効果を使い1枚引く"},
-    "cardia.short.II.15": {"en": "Win the next encounter: win the round", "ja": "次の戦闘に勝てばラウンドに勝つ"},
+    "cardia.short.II.15": {"en": "Win the next: win the round", "ja": "次の戦闘に勝てばラウンドに勝つ"},
     "cardia.short.II.16": {"en": "Opponent keeps only 2 cards", "ja": "相手は手札2枚だけ残す"},
     # What an ability does, for the log: {o_l} owns the card, {x_l} is the other side
     # (you / あなた for the viewer, else the seat's name; {os_l} {xs_l}: possessive).
@@ -920,7 +920,7 @@ def _card_face(deck: str, card: dict[str, Any], lang: str, *, cmd: str | None = 
     uid = uid or f"ct-{deck}-{v}"
     tag = f'<span class="ck">{esc(kind)}</span>'
     text = (f'<button type="button" class="ct" popovertarget="{esc(uid)}"><span class="ct-in">'
-            f'{tag}<span class="ct-short">{esc(t(f"cardia.short.{deck}.{v}", lang))}</span>'
+            f'{tag} <span class="ct-short">{esc(t(f"cardia.short.{deck}.{v}", lang))}</span>'
             f'<span class="ct-full">{full}</span>'
             f'<span class="sr-only"> ({esc(t("cardia.show_full", lang))})</span></span></button>'
             f'<div class="ctip" id="{esc(uid)}" popover>'
