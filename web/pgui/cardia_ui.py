@@ -132,7 +132,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "cardia.instant": {"en": "Instant", "ja": "即時"},
     "cardia.token_on": {"en": "ongoing token: in force", "ja": "持続トークン：効果中"},
     "cardia.signet_on": {"en": "{n} {n|signet|signets}", "ja": "シグネット{n}個"},
-    "cardia.wins_enc": {"en": "wins", "ja": "勝ち"},
     "cardia.tie": {"en": "tie", "ja": "引き分け"},
     "cardia.changed": {"en": "signets moved", "ja": "シグネット移動"},
     "cardia.place": {"en": "Place {card}", "ja": "「{card}」を出す"},
