@@ -64,8 +64,12 @@ def test_english_counts_agree_with_their_nouns_and_japanese_uses_its_own_colon()
 
 
 def test_placeholders_are_the_same_in_both_languages():
+    # Bar a field that only picks an English verb's form for "you" ({you|win|wins}).
+    def fields(text: str) -> set[str]:
+        return {f for f in _fields(text) if not f.startswith("you")}
+
     for key, entry in STRINGS.items():
-        assert _fields(entry["en"]) == _fields(entry["ja"]), key
+        assert fields(entry["en"]) == fields(entry["ja"]), key
 
 
 def _keys_used_in_source() -> set[str]:

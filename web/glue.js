@@ -181,6 +181,7 @@
     var log = app.querySelector(".log-lines");
     if (log) log.scrollTop = log.scrollHeight;  // keep the newest line in view
     moveInView();
+    revealInView();
     var target = app.querySelector(".overlay [autofocus]");
     if (!target && focusCmd) {
       var all = app.querySelectorAll("[data-cmd]");
@@ -198,6 +199,50 @@
     }
     // Focus never scrolls: the status line and a reveal stay where the player sees them.
     if (target) target.focus({ preventScroll: !target.closest(".overlay") });
+  }
+
+  // What a playback step reveals ([data-reveal], which the table marks: the cards turned
+  // over) is brought on screen when it is newly shown and not already in view, clear of
+  // the sticky bar and status line (its CSS scroll-margin says by how much): smoothly,
+  // unless the player asked for reduced motion, and never moving focus. Not scrollIntoView,
+  // which would scroll an embed's parent page too: the page itself scrolls, and so does a
+  // box of the table that scrolls sideways (a long row of cards).
+  var shownReveal = "";
+
+  function revealInView() {
+    var target = app && app.querySelector("[data-reveal]");
+    var key = target ? target.getAttribute("data-reveal") : "";
+    if (key === shownReveal) return;  // still the same step's: the player may look elsewhere
+    shownReveal = key;
+    if (!target) return;
+    var motion = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches
+      ? "auto" : "smooth";
+    var style = getComputedStyle(target);
+    var box = target.parentElement;  // sideways first, in the box that scrolls it
+    while (box && box !== app && !(box.scrollWidth > box.clientWidth + 1 &&
+           /(auto|scroll)/.test(getComputedStyle(box).overflowX))) box = box.parentElement;
+    if (box && box !== app) {
+      var outer = box.getBoundingClientRect(), r = target.getBoundingClientRect();
+      var dx = r.left < outer.left ? r.left - outer.left
+        : r.right > outer.right ? Math.min(r.right - outer.right, r.left - outer.left) : 0;
+      if (dx) box.scrollBy({ left: dx, behavior: motion });
+    }
+    var rect = target.getBoundingClientRect();
+    if (!rect.height) return;
+    var top = 0, bottom = innerHeight;  // what the sticky bar and status line leave free
+    app.querySelectorAll(".bar, [data-status]").forEach(function (el) {
+      if (el.contains(target) || !/^(sticky|fixed)$/.test(getComputedStyle(el).position)) return;
+      var s = el.getBoundingClientRect();
+      if (!s.height || s.bottom <= rect.top || s.top >= rect.bottom) return;  // not over it
+      if (s.top <= 1) top = Math.max(top, s.bottom);
+      else bottom = Math.min(bottom, s.top);
+    });
+    if (rect.top >= top && rect.bottom <= bottom) return;  // in view: never scroll
+    var above = Math.max(parseFloat(style.scrollMarginTop) || 0, top);
+    var below = Math.max(parseFloat(style.scrollMarginBottom) || 0, innerHeight - bottom);
+    var dy = rect.top < top ? rect.top - above
+      : Math.min(rect.bottom - (innerHeight - below), rect.top - above);
+    if (dy) window.scrollBy({ top: dy, behavior: motion });
   }
 
   // A replay: keep the move on screen in view inside its list, also when the page (an

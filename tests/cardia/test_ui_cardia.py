@@ -11,6 +11,7 @@ from __future__ import annotations
 import html as htmllib
 import random
 import re
+from html.parser import HTMLParser
 
 import pytest
 from pgui import cardia_ui
@@ -18,6 +19,7 @@ from pgui.cardia_ui import describe, render_table
 from pgui.table import Table
 
 import pygames
+import pygames.cardia
 
 GAME = pygames.get_game("cardia")
 JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
@@ -59,7 +61,8 @@ def test_every_legal_action_is_one_click_away_and_every_choice_is_prompted(deck)
         offered = {c.split(":", 1)[1] for c in cmds if c.startswith(("act:", "pick:"))}
         assert offered == set(legal), (view["choice"], sorted(offered ^ set(legal)))
         prompt = re.search(r'<p class="prompt"[^>]*>(.*?)</p>', html).group(1)
-        assert prompt.startswith(cardia_ui.who(p, "en")), prompt
+        # Addressed to the player at the device, who is not named by their seat.
+        assert cardia_ui.who(p, "en") not in prompt, prompt
         choice = view["choice"]
         if choice:
             name = cardia_ui.ability_name(choice.get("why") or choice["ability"], "en")
@@ -256,3 +259,115 @@ def test_rules_summary_lists_every_card_of_both_decks_and_every_location(lang):
             assert htmllib.escape(cardia_ui.card_name(deck, v, lang), quote=True) in text
     for loc in ("serpent_temple", "foggy_swamp", "bazaar"):
         assert htmllib.escape(cardia_ui.LOCATION_NAMES[loc][lang], quote=True) in text
+
+
+# =========================================================================== words for "you"
+def _judge(owner: int) -> dict:
+    return {"t": "ability", "p": owner, "ability": "judge", "card": 8, "e": 2}
+
+
+def test_the_log_calls_the_viewer_you_and_says_whose_ties_a_judge_wins():
+    view = {"deck": "I", "round": 1, "you": 0}
+    theirs, mine = _judge(1), _judge(0)
+    assert describe(theirs, "ja", view) == ("プレイヤー2の「裁判官」が発動："
+                                           "引き分けの戦闘はすべてプレイヤー2の勝ち。")
+    assert describe(mine, "ja", view) == ("あなたの「裁判官」が発動："
+                                         "引き分けの戦闘はすべてあなたの勝ち。")
+    assert describe(theirs, "en", view) == ("Player 2's Judge activates: every tied encounter "
+                                           "goes to Player 2.")
+    assert describe(mine, "en", view) == "Your Judge activates: every tied encounter goes to you."
+    # English verbs and nouns agree with "you" and with the count.
+    draw = {"t": "draw", "p": 0, "n": 1, "why": "finish"}
+    assert describe(draw, "en", view) == "You draw 1 card."
+    assert describe(dict(draw, p=1, n=2), "en", view) == "Player 2 draws 2 cards."
+    assert describe({"t": "round_end", "winner": 0, "reason": "djinn", "wins": [1, 0]},
+                    "en", view).startswith("You win round 1:")
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_no_ability_in_the_log_says_you_when_nobody_is_the_viewer(lang):
+    """An open replay (no viewer) names both sides by seat: no ability text copies a
+    printed "you" that meant the card's owner; with a viewer, "you" is only ever them."""
+    you = re.compile(r"\byou|\byour" if lang == "en" else "あなた", re.I)
+    for deck in ("I", "II"):
+        for v, ability in enumerate(pygames.cardia.ABILITIES[deck]):
+            if v == 0:
+                continue
+            event = {"t": "ability", "p": 1, "ability": ability, "card": v, "e": 1}
+            text = describe(event, lang, {"deck": deck, "you": None})
+            assert not you.search(text), text
+            assert cardia_ui.who(1, lang) in text, text
+            # Seen by the card's owner: "you" is the owner; by the other seat, the other.
+            assert you.search(describe(event, lang, {"deck": deck, "you": 1})), (deck, v)
+
+
+def test_round_chips_say_who_won_each_round():
+    s = GAME.new_game(seed=3)
+    view = dict(s.view(0), results=[1, 0, None])
+    html = render_table(view, [], "ja", events=[], seats=("", ""))
+    chips = re.findall(r'<li class="rres[^"]*"[^>]*>(.*?)</li>', html)
+    assert chips == ["ラウンド1：プレイヤー2の勝ち", "ラウンド2：あなたの勝ち",
+                     "ラウンド3：勝者なし"]
+    opened = render_table(dict(view, you=None), [], "en", events=[], seats=("", ""))
+    assert re.findall(r'<li class="rres[^"]*"[^>]*>(.*?)</li>', opened) == [
+        "Round 1: Player 2 won", "Round 2: Player 1 won", "Round 3: no winner"]
+
+
+# =========================================================================== playback marks
+class _Marks(HTMLParser):
+    """Each enabled data-cmd button, and whether a [data-choice] element holds it."""
+
+    VOID = {"br", "img", "input", "wbr", "meta", "link", "hr"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[bool] = []
+        self.buttons: list[tuple[str, bool]] = []
+        self.marked: set[str] = set()  # the classes of the marked elements
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "data-choice" in a:
+            self.marked.add(a.get("class") or tag)
+        inside = (bool(self.stack) and self.stack[-1]) or "data-choice" in a
+        if tag == "button" and "data-cmd" in a and "disabled" not in a:
+            self.buttons.append((a["data-cmd"], inside))
+        if tag not in self.VOID:
+            self.stack.append(inside)
+
+    def handle_endtag(self, tag):
+        if tag not in self.VOID and self.stack:
+            self.stack.pop()
+
+
+def test_every_control_of_the_current_choice_is_inside_a_data_choice_mark():
+    checked = 0
+    for s, p in random_states(15, "II"):
+        marks = _Marks()
+        marks.feed(screen(s, p))
+        plays = [(c, inside) for c, inside in marks.buttons if c.startswith(("act:", "pick:"))]
+        assert all(inside for _, inside in plays), [c for c, inside in plays if not inside]
+        # The controls themselves, not the whole table (which a phone cannot show at once).
+        assert marks.marked <= {"controls", "chand", "encounters"}, marks.marked
+        checked += len(plays)
+    assert checked > 500
+
+
+def test_a_playback_marks_the_encounter_it_reveals_and_counts_what_it_shows():
+    table = Table("cardia", mode="bot", seed=9, speed=0, lang="en")
+    card = table.state.view(0)["hand"][0]
+    table.command(f"pick:{card}")
+    table.command("confirm")
+    assert table.animating
+    html = table.html()
+    assert re.search(r'<li class="enc[^"]*" data-n="1" data-winner="[^"]*" '
+                     r'data-reveal="encounter-1"', html)
+    assert len(re.findall(r"data-reveal=", html)) == 1
+    hand = re.search(r'<section class="chand".*?</section>', html, re.S).group(0)
+    shown = len(re.findall(r'class="ccard[^"]*" data-value=', hand))
+    mine = re.search(r'<section class="cpanel bottom p0 mine".*?</section>', html, re.S).group(0)
+    assert f'data-hand="{shown}"' in mine, "the panel counts a card the hand no longer shows"
+    theirs = re.search(r'<section class="cpanel top p1".*?</section>', html, re.S).group(0)
+    assert 'data-hand="4"' in theirs  # dealt 5, placed 1
+    table.skip()
+    assert "data-reveal" not in table.html()
