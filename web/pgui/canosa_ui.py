@@ -244,8 +244,8 @@ STRINGS: dict[str, dict[str, str]] = {
 register(STRINGS)
 
 #: The lobby's line for this game (our own words).
-BLURB = {"en": "Two sirens lure sailors home with rings. 2 players, 15 min.",
-         "ja": "2人のセイレーンがリングで船員を自分の島へ誘う。2人・15分。"}
+BLURB = {"en": "Two sirens lure sailors home with rings, one ring at a time.",
+         "ja": "2人のセイレーンが、リングで船員を自分の島へ誘い込む。"}
 
 #: Events that get their own pause when a turn is played back step by step.
 STEP_EVENTS = {"siren", "attack", "place", "sailor", "score", "give", "take", "end"}

@@ -553,8 +553,8 @@ STRINGS: dict[str, dict[str, str]] = {
 register(STRINGS)
 
 #: The lobby's line for this game (our own words).
-BLURB = {"en": "Simultaneous card duels where every loss fights back. 2 players, best of three.",
-         "ja": "負けたカードが反撃する、同時出しのカード対決。2人・3本勝負。"}
+BLURB = {"en": "Simultaneous card duels where every loss fights back; best of three rounds.",
+         "ja": "負けたカードが反撃する、同時出しのカード対決。3本勝負。"}
 
 
 # -- names -----------------------------------------------------------------------------

@@ -200,8 +200,8 @@ STRINGS: dict[str, dict[str, str]] = {
 register(STRINGS)
 
 #: The lobby's line for this game (our own words).
-BLURB = {"en": "A tense samurai duel of simultaneous secret moves. 2 players, 10 min.",
-         "ja": "同時に秘密の行動を決める、緊張感ある侍の決闘。2人・10分。"}
+BLURB = {"en": "A tense samurai duel of simultaneous secret moves.",
+         "ja": "同時に秘密の行動を決める、緊張感ある侍の決闘。"}
 
 #: Events that get their own pause when a reveal is played back step by step.
 STEP_EVENTS = {"start", "reveal", "move", "stance", "strike", "counter", "clash", "wound", "end"}
