@@ -124,26 +124,27 @@ MESSAGES: dict[str, dict[str, str]] = {
     "format:prefix": {
         "en": "This is not a pygames record: it should start with \u201cr1.\u201d (a game) "
               "or \u201cp1.\u201d (a position).",
-        "ja": "これは pygames の記録ではありません：\u201cr1.\u201d（対局）または"
-              "\u201cp1.\u201d（局面）で始まるはずです。"},
+        "ja": "これは pygames の記録ではありません：「r1.」（対局）または"
+              "「p1.」（局面）で始まるはずです。"},
     "format:kind": {
         "en": "This text is {found}, not {wanted}.",
         "ja": "このテキストは{found_ja}で、{wanted_ja}ではありません。"},
     "format:char": {
-        "en": "This record contains a character that cannot be in a record ({char} at "
+        "en": "This record contains a character that cannot be in a record (\u201c{char}\u201d at "
               "character {pos}): was it edited?",
-        "ja": "記録に使えない文字が含まれています（{pos}文字目の {char}）。編集されましたか？"},
+        "ja": "記録に使えない文字が含まれています（{pos}文字目の「{char}」）。編集されましたか？"},
     "format:payload": {
         "en": "This record is damaged: its contents cannot be read ({detail}).",
-        "ja": "この記録は壊れています：中身を読めません（{detail}）。"},
+        "ja": "この記録は壊れています：中身を読めません（{detail}）。",
+        "ja_brief": "この記録は壊れています：中身を読めません。"},
     "format:record": {
         "en": "This is not a valid record: {detail}.",
         "ja": "正しい記録ではありません：{detail_ja}。"},
     "format:line": {
         "en": "Line {line} is not a move (expected e.g. \u201c12. P1 {example}\u201d): "
               "\u201c{text}\u201d",
-        "ja": "{line}行目は手として読めません（例：\u201c12. P1 {example}\u201d）："
-              "\u201c{text}\u201d"},
+        "ja": "{line}行目は手として読めません（例：「12. P1 {example}」）："
+              "「{text}」"},
     "version": {
         "en": "This record is in format {found}, which this version does not read (it "
               "reads format {supported}). Is the app up to date?",
@@ -170,13 +171,14 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "この記録は手数が多すぎます（{count}手、上限 {limit}手）。"},
     "game": {
         "en": "This record is for an unknown game \u201c{game}\u201d (known games: {known}).",
-        "ja": "この記録は未知のゲーム\u201c{game}\u201dのものです（知っているゲーム：{known}）。"},
+        "ja": "この記録は未知のゲーム「{game}」のものです（知っているゲーム：{known}）。"},
     "game:position": {
         "en": "{name} has no positions without history.",
         "ja": "{name_ja}には履歴のない局面がありません。"},
     "option": {
         "en": "The record's options are not valid for {name}: {detail}.",
-        "ja": "記録のオプションが{name_ja}に合いません：{detail_ja}。"},
+        "ja": "記録のオプションが{name_ja}に合いません：{detail_ja}。",
+        "ja_brief": "記録のオプションが{name_ja}に合いません。"},
     "players": {
         "en": "This record is for {players} players, but {name} is for {want} players.",
         "ja": "この記録のプレイヤー数は{players}人ですが、{name_ja}は{want}人用です"
@@ -189,10 +191,12 @@ MESSAGES: dict[str, dict[str, str]] = {
         "ja": "記録の名前が正しくありません：{detail_ja}。"},
     "action": {
         "en": "Move {n} ({action}) is not legal at that point: {reason}",
-        "ja": "{n}手目（{action}）はその時点で合法ではありません：{reason}"},
+        "ja": "{n}手目（{action}）はその時点で合法ではありません：{reason}",
+        "ja_brief": "{n}手目（{action}）は、その時点では選べない手です。"},
     "action:line": {
         "en": "Move {n} ({action}, line {line}) is not legal at that point: {reason}",
-        "ja": "{n}手目（{action}、{line}行目）はその時点で合法ではありません：{reason}"},
+        "ja": "{n}手目（{action}、{line}行目）はその時点で合法ではありません：{reason}",
+        "ja_brief": "{n}手目（{action}、{line}行目）は、その時点では選べない手です。"},
     "action:shape": {
         "en": "Move {n} is not a [player, action] pair: {entry}",
         "ja": "{n}手目が [プレイヤー, 手] の形ではありません：{entry}"},
@@ -203,23 +207,30 @@ MESSAGES: dict[str, dict[str, str]] = {
               "{count}人が手番です：P1、P2…と書いてください。"},
     "header:missing": {
         "en": "The score sheet has no \u201c{field}:\u201d line.",
-        "ja": "記録に\u201c{field}:\u201dの行がありません。"},
+        "ja": "記録に「{field}:」の行がありません。"},
     "header:unknown": {
         "en": "Line {line}: unknown header \u201c{field}\u201d (known: {known}).",
-        "ja": "{line}行目：未知の見出し\u201c{field}\u201d（使えるもの：{known}）。"},
+        "ja": "{line}行目：未知の見出し「{field}」（使えるもの：{known}）。"},
     "header:twice": {
         "en": "Line {line}: \u201c{field}:\u201d is given twice.",
-        "ja": "{line}行目：\u201c{field}:\u201dが二度書かれています。"},
+        "ja": "{line}行目：「{field}:」が二度書かれています。"},
     "header:late": {
         "en": "Line {line}: the header \u201c{field}:\u201d must come before the moves.",
-        "ja": "{line}行目：見出し\u201c{field}:\u201dは手より前に書いてください。"},
+        "ja": "{line}行目：見出し「{field}:」は手より前に書いてください。"},
     "header:bad": {
         "en": "Line {line}: cannot read \u201c{field}: {value}\u201d ({detail}).",
-        "ja": "{line}行目：\u201c{field}: {value}\u201dを読めません（{detail}）。"},
+        "ja": "{line}行目：「{field}: {value}」を読めません（{detail}）。",
+        "ja_brief": "{line}行目：「{field}: {value}」を読めません。"},
     "position": {
         "en": "This position cannot be set up: {detail}",
-        "ja": "この局面は作れません：{detail}"},
+        "ja": "この局面は作れません：{detail}",
+        "ja_brief": "この局面は作れません（内容が正しくありません）。"},
 }
+
+#: Parameters that come in English only unless a ``<name>_ja`` is given (an engine's own
+#: reason, a decoder's detail): a message in another language then uses its ``<lang>_brief``
+#: template, which leaves them out.
+ENGLISH_ONLY = ("detail", "reason")
 
 _KIND_WORDS = {"r": ("a game record", "対局の記録"), "p": ("a position", "局面")}
 
@@ -247,6 +258,10 @@ class RecordError(ValueError):
         """The message in ``lang`` (``"en"`` or ``"ja"``; anything else: English)."""
         templates = MESSAGES[self.key]
         template = templates.get(lang, templates["en"])
+        if lang != "en" and f"{lang}_brief" in templates and any(
+                name in self.params and f"{name}_{lang}" not in self.params
+                for name in ENGLISH_ONLY):
+            template = templates[f"{lang}_brief"]  # no English reason inside Japanese
         fields = dict(self.params)
         for name, value in self.params.items():  # "_ja" variants default to the plain value
             fields.setdefault(f"{name}_ja", value)
@@ -257,8 +272,16 @@ class RecordError(ValueError):
 
 
 def _short(value: Any, limit: int = 60) -> str:
-    """A value shown in a message: its repr, cut to ``limit`` characters."""
-    text = repr(value)
+    """A value shown in a message, cut to ``limit`` characters: text as it is (characters
+    that cannot be shown become \ufffd; no quotes or escapes, the message quotes it), other
+    values as JSON (else their repr)."""
+    if isinstance(value, str):
+        text = "".join(ch if ch.isprintable() else "\ufffd" for ch in value)
+    else:
+        try:
+            text = json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError):
+            text = repr(value)
     return text if len(text) <= limit else text[:limit - 1] + "\u2026"
 
 
@@ -269,7 +292,7 @@ def _game(game_id: Any) -> Any:
             return pygames.get_game(game_id)
         except KeyError:
             pass
-    raise RecordError("game", game=_short(game_id, 40).strip("'"),
+    raise RecordError("game", game=_short(game_id, 40),
                       known=", ".join(pygames.game_ids()))
 
 
@@ -292,6 +315,21 @@ def _check_header(game: Any, seed: Any, players: Any, options: Any) -> dict[str,
     if not isinstance(options, dict):
         raise RecordError("option", detail=f"options must be an object, not {_short(options)}",
                           **_name_params(game))
+    unknown = sorted(set(options) - set(game.option_schema), key=str)
+    if unknown:
+        names = ", ".join(_short(name, 30) for name in unknown)
+        known = ", ".join(game.option_schema) or "none"
+        raise RecordError("option", detail=f"unknown option(s) {names} (known: {known})",
+                          detail_ja=f"未知のオプション {names}（使えるもの：{known}）",
+                          **_name_params(game))
+    for name, spec in game.option_schema.items():
+        value = options.get(name, spec.get("default"))
+        if "values" in spec and value not in spec["values"]:
+            allowed = ", ".join(_short(v, 30) for v in spec["values"])
+            raise RecordError("option", detail=f"\u201c{name}\u201d must be one of {allowed}, "
+                              f"not \u201c{_short(value, 30)}\u201d",
+                              detail_ja=f"「{name}」は {allowed} のどれかです"
+                              f"（「{_short(value, 30)}」ではなく）", **_name_params(game))
     try:
         return game.resolve_options(options)
     except (ValueError, TypeError) as exc:
@@ -305,20 +343,21 @@ def _check_names(names: Any, players: int) -> list[str]:
     for name in names:
         if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
             raise RecordError("names", detail=f"a name is text of 1 to {MAX_NAME} "
-                              f"characters, not {_short(name, 30)}",
+                              f"characters, not \u201c{_short(name, 30)}\u201d",
                               detail_ja=f"名前は1～{MAX_NAME}文字のテキストです"
-                              f"（{_short(name, 30)} ではなく）")
+                              f"（「{_short(name, 30)}」ではなく）")
         try:
             name.encode("utf-8")
         except UnicodeEncodeError:
-            raise RecordError("names", detail=f"{_short(name, 30)} is not writable text "
+            shown = _short(name, 30)
+            raise RecordError("names", detail=f"\u201c{shown}\u201d is not writable text "
                               f"(a lone surrogate)",
-                              detail_ja=f"{_short(name, 30)} は書き出せない文字を含みます"
-                              f"（surrogate）") from None
+                              detail_ja=f"「{shown}」は書き出せない文字を含みます") from None
         if name != name.strip() or any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
-            raise RecordError("names", detail=f"{_short(name, 30)} has spaces around it or "
+            raise RecordError("names", detail=f"\u201c{_short(name, 30)}\u201d has spaces "
+                              f"around it or "
                               f"control characters",
-                              detail_ja=f"{_short(name, 30)} の前後に空白があるか、制御文字を"
+                              detail_ja=f"「{_short(name, 30)}」の前後に空白があるか、制御文字を"
                               f"含みます")
     return list(names)
 
@@ -765,7 +804,7 @@ def _parse_sheet(text: Any) -> tuple[Any, dict[str, Any], State]:
             continue
         move = _MOVE.fullmatch(line.split("#", 1)[0].strip())
         if not move:
-            raise RecordError("format:line", line=number, text=_short(line, 60)[1:-1],
+            raise RecordError("format:line", line=number, text=_short(line, 60),
                               example="CB")
         if len(moves) >= MAX_ACTIONS:
             raise RecordError("size:actions", count=f"{MAX_ACTIONS}+", limit=MAX_ACTIONS)
@@ -777,7 +816,7 @@ def _parse_sheet(text: Any) -> tuple[Any, dict[str, Any], State]:
 
     def bad(field: str, detail: str) -> RecordError:
         number, value = fields[field]
-        return RecordError("header:bad", line=number, field=field, value=_short(value, 60)[1:-1],
+        return RecordError("header:bad", line=number, field=field, value=_short(value, 60),
                            detail=detail)
 
     if "Seed" not in fields:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import doctest
 import random
+import re
 import zlib
 
 import pytest
@@ -162,9 +163,9 @@ CASES = [
      ["format 3"], ["形式 3"]),
     ("prefix", lambda: from_string("hello"), "format", ["not a pygames record", "r1."],
      ["pygames の記録ではありません"]),
-    ("char", lambda: from_string(GOOD[:8] + "!" + GOOD[9:]), "format", ["'!'", "character 9"],
-     ["9文字目", "'!'"]),
-    ("space-inside", lambda: from_string(GOOD[:8] + " " + GOOD[8:]), "format", ["' '"],
+    ("char", lambda: from_string(GOOD[:8] + "!" + GOOD[9:]), "format", ["\u201c!\u201d", "character 9"],
+     ["9文字目", "「!」"]),
+    ("space-inside", lambda: from_string(GOOD[:8] + " " + GOOD[8:]), "format", ["\u201c \u201d"],
      ["使えない文字"]),
     ("kind", lambda: from_string(position_to_string("canosa", {"position": {
         "sirens": [{"at": "a1", "rings": 3}, {"at": "f6", "rings": 3}], "sailors": [],
@@ -191,11 +192,11 @@ CASES = [
     ("seed", lambda: from_string(_sealed("kiriai\n1.5\n\n\n\n")), "seed", ["whole number",
                                                                            "1.5"],
      ["整数", "1.5"]),
-    ("seed-dict", lambda: to_string(_kiriai_record(seed="7")), "seed", ["'7'"], ["'7'"]),
+    ("seed-dict", lambda: to_string(_kiriai_record(seed="7")), "seed", ["not 7"], ["7 ではなく"]),
     ("seed-sheet", lambda: from_sheet(SHEET.replace("Seed: 12", "Seed: twelve")), "seed",
      ["twelve"], ["twelve"]),
     ("action", lambda: from_string(_sealed("kiriai\n12\n\n\nCB CH BB\n00")), "action",
-     ["Move 3 (BB)", "not legal"], ["3手目", "BB", "合法ではありません"]),
+     ["Move 3 (BB)", "not legal"], ["3手目", "BB", "選べない手"]),
     ("action-dict", lambda: to_string(_kiriai_record(actions=[[0, "CB"], [0, "CH"]])),
      "action", ["Move 2 (CH)", "not player 1's turn"[4:]], ["2手目"]),
     ("action-shape", lambda: to_string(_kiriai_record(actions=[[0, "CB"], ["1", "CH"]])),
@@ -205,7 +206,7 @@ CASES = [
     ("action-seat", lambda: from_sheet(SHEET.replace("P1 CB", "CB")), "action",
      ["Move 1 (CB", "which player", "P1"], ["1手目", "どのプレイヤー"]),
     ("over", lambda: from_sheet(to_sheet(STATES["kiriai"][1].record()) + "99. P1 CB\n"),
-     "action", ["is not legal", "over"], ["合法ではありません"]),
+     "action", ["is not legal", "over"], ["選べない手"]),
     ("header-missing", lambda: from_sheet(SHEET.replace("Game:", "# Game:")), "header",
      ["no \u201cGame:\u201d line"], ["Game:", "ありません"]),
     ("header-unknown", lambda: from_sheet(SHEET.replace("Seed:", "Colour: red\nSeed:")),
@@ -258,13 +259,18 @@ def test_each_refusal_names_the_problem_in_english_and_japanese(make, code, en, 
     assert japanese != str(exc) and any("\u3040" <= ch <= "\u30ff" for ch in japanese)
     for words in ja:
         assert words in japanese, (words, japanese)
+    # Japanese through and through: no English reason inside, no raw quotes or escapes.
+    assert not re.search(r"[A-Za-z]+ [a-z]+ [a-z]+", japanese), japanese
+    assert not set("'\\\u201c\u201d") & set(japanese), japanese
     assert isinstance(exc.params, dict)
     assert exc.message("fr") == str(exc)
 
 
 def test_every_message_has_both_languages_and_every_code_is_tested():
     for key, templates in records.MESSAGES.items():
-        assert set(templates) == {"en", "ja"}, key
+        assert {"en", "ja"} <= set(templates) <= {"en", "ja", "ja_brief"}, key
+        if any(f"{{{name}}}" in templates["ja"] for name in records.ENGLISH_ONLY):
+            assert "ja_brief" in templates, key  # for when the detail is English only
     tested = {c[2] for c in CASES}
     assert {key.split(":")[0] for key in records.MESSAGES} <= tested
 
