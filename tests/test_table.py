@@ -85,7 +85,6 @@ def test_log_lines_are_the_seats_own_events_in_words(gid):
     events = table.state.events(0)
     view = {"you": 0, **table.state.view(0)}  # seat 0's screen (the table says whose)
     assert len(lines) == len(events)
-    view = table.state.view(0)  # the viewer's: a game may word their own events apart
     for line, event in zip(lines, events, strict=True):
         worded = ui.describe(event, "en", view)
         assert worded and worded != event["t"], event  # every event is worded

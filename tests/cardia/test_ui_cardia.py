@@ -306,8 +306,8 @@ def test_round_chips_say_who_won_each_round():
     view = dict(s.view(0), results=[1, 0, None])
     html = render_table(view, [], "ja", events=[], seats=("", ""))
     chips = re.findall(r'<li class="rres[^"]*"[^>]*>(.*?)</li>', html)
-    assert chips == ["ラウンド1：プレイヤー2の勝ち", "ラウンド2：あなたの勝ち",
-                     "ラウンド3：勝者なし"]
+    assert chips == ["第1ラウンド：プレイヤー2の勝ち", "第2ラウンド：あなたの勝ち",
+                     "第3ラウンド：勝者なし"]
     opened = render_table(dict(view, you=None), [], "en", events=[], seats=("", ""))
     assert re.findall(r'<li class="rres[^"]*"[^>]*>(.*?)</li>', opened) == [
         "Round 1: Player 2 won", "Round 2: Player 1 won", "Round 3: no winner"]

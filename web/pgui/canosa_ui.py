@@ -87,10 +87,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "canosa.home_unknown": {"en": "not recorded", "ja": "記録なし"},
     "canosa.home_label": {"en": "{who}: sailors brought home", "ja": "{who}：島に迎えた船員"},
     "canosa.turn_info": {"en": "Turn {n} · {who} to move · {k} {k|action|actions} left",
-                         "ja": "第{n}手番・{who}の番・行動あと{k}回"},
+                         "ja": "{n}手番目・{who}の番・行動あと{k}回"},
     "canosa.turn_info_you": {"en": "Turn {n} · your turn · {k} {k|action|actions} left",
-                             "ja": "第{n}手番・あなたの番・行動あと{k}回"},
-    "canosa.turn_over": {"en": "Turn {n}", "ja": "第{n}手番"},
+                             "ja": "{n}手番目・あなたの番・行動あと{k}回"},
+    "canosa.turn_over": {"en": "Turn {n}", "ja": "{n}手番目"},
     "canosa.layout": {"en": "Board: {name}", "ja": "盤：{name}"},
     # Prompts: always to the player who acts ("you").
     "canosa.prompt_pick": {

@@ -88,13 +88,13 @@ STRINGS: dict[str, dict[str, str]] = {
                           "ja": "{space}マス目から、{stance}"},
     "kiriai.from_your_end": {"en": "{n} from your end", "ja": "自陣から{n}マス目"},
     "kiriai.resolving": {"en": "Cards revealed: resolving…", "ja": "カード公開：解決中…"},
-    "kiriai.round_n": {"en": "Round {n}", "ja": "ラウンド {n}"},
+    "kiriai.round_n": {"en": "Round {n}", "ja": "第{n}ラウンド"},
     "kiriai.setup": {"en": "Setup: secret start positions", "ja": "準備：秘密の初期配置"},
     "kiriai.cannot_use": {"en": "set aside this round", "ja": "このラウンドは使えません"},
     # Log lines (structured engine events, worded here). {who}/{whose}: a seat by its
     # colour; the viewer's own seat takes the "you" forms, and the keys ending in _you
     # where the verb agrees with it.
-    "kiriai.ev.round": {"en": "— Round {n} —", "ja": "― ラウンド {n} ―"},
+    "kiriai.ev.round": {"en": "— Round {n} —", "ja": "― 第{n}ラウンド ―"},
     "kiriai.ev.start": {
         "en": "Start: {red} on space {r} ({rs}), {blue} on space {b} ({bs}).",
         "ja": "開始：{red}は{r}マス目（{rs}）、{blue}は{b}マス目（{bs}）。"},
