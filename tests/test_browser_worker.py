@@ -44,7 +44,7 @@ def test_no_long_task_from_a_table_link_through_a_whole_game(page: Page, page_er
     page.set_viewport_size(PHONE)
     page.add_init_script(LONG_TASKS)
     page.add_init_script(REVEAL_WATCH)
-    page.goto(f"/play.html?game={gid}&mode=bot&seed=11&speed=20&lang=en")
+    page.goto(f"/play.html?game={gid}&mode=bot&bot=easy&seed=11&speed=20&lang=en")
     page.wait_for_selector(READY)
     # Every game, played by clicking to the end.
     click_some(page, random.Random(11), 3_000, check=phone_check)

@@ -163,8 +163,8 @@ CASES = [
      ["format 3"], ["形式 3"]),
     ("prefix", lambda: from_string("hello"), "format", ["not a pygames record", "r1."],
      ["pygames の記録ではありません"]),
-    ("char", lambda: from_string(GOOD[:8] + "!" + GOOD[9:]), "format", ["\u201c!\u201d", "character 9"],
-     ["9文字目", "「!」"]),
+    ("char", lambda: from_string(GOOD[:8] + "!" + GOOD[9:]), "format",
+     ["\u201c!\u201d", "character 9"], ["9文字目", "「!」"]),
     ("space-inside", lambda: from_string(GOOD[:8] + " " + GOOD[8:]), "format", ["\u201c \u201d"],
      ["使えない文字"]),
     ("kind", lambda: from_string(position_to_string("canosa", {"position": {
