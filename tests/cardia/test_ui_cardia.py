@@ -145,12 +145,19 @@ def test_a_reevaluation_marks_the_encounters_whose_signets_moved():
     assert marked > 5
 
 
-def test_playback_keeps_the_old_row_and_turns_up_the_revealed_encounter():
+def _first_card_placed() -> tuple[Table, int]:
+    """A table vs the bot just after the player placed the first card of its hand: the
+    encounter's playback is running."""
     table = Table("cardia", mode="bot", seed=9, speed=0, lang="en")
     card = table.state.view(0)["hand"][0]
     table.command(f"pick:{card}")
     table.command("confirm")
     assert table.animating
+    return table, card
+
+
+def test_playback_keeps_the_old_row_and_turns_up_the_revealed_encounter():
+    table, card = _first_card_placed()
     html = table.html()
     assert 'data-cmd="skip"' in html and "Encounter 1:" in html
     assert re.search(rf'data-n="1".*?data-value="{card}"', html, re.S)
@@ -354,11 +361,7 @@ def test_every_control_of_the_current_choice_is_inside_a_data_choice_mark():
 
 
 def test_a_playback_marks_the_encounter_it_reveals_and_counts_what_it_shows():
-    table = Table("cardia", mode="bot", seed=9, speed=0, lang="en")
-    card = table.state.view(0)["hand"][0]
-    table.command(f"pick:{card}")
-    table.command("confirm")
-    assert table.animating
+    table, card = _first_card_placed()
     html = table.html()
     assert re.search(r'<li class="enc[^"]*" data-n="1" data-winner="[^"]*" '
                      r'data-reveal="encounter-1"', html)
