@@ -63,10 +63,32 @@ def test_a_strong_bot_thinks_without_freezing_the_page(page: Page, page_errors, 
     The tasks counted begin once the table is on screen: the page's start, the table's
     first drawing with it, is test_browser_worker's (from a table link through a game)."""
     page.add_init_script(LONG_TASKS)
-    # Seat 1: the bot (first player) thinks as soon as the table opens.
+    answered = 0
+    for _ in range(4):  # a bot that thinks while you choose may be done before a click lands
+        if not answered:
+            drawn = _strong_bot_table(page, gid)
+        answered += _clicks_answered_while_thinking(page)
+        if answered:
+            break
+    assert answered, "never managed to click while the bot was thinking"
+    tasks = long_tasks(page, since=drawn)
+    assert not [t for t in tasks if t > LIMIT_MS], f"main-thread tasks (ms): {tasks}"
+    assert_the_probe_sees_a_long_task(page)
+    assert not [e for e in page_errors if "Error" in e], page_errors
+
+
+def _strong_bot_table(page: Page, gid: str) -> float:
+    """A table vs the strong bot in seat 0, so it thinks as soon as the table opens; the
+    time it was drawn."""
     page.goto(f"/play.html?game={gid}&mode=bot&bot=strong&seat=1&seed=3&speed=0&lang=en")
     page.wait_for_selector(READY)
-    drawn = page.evaluate("performance.now()")
+    return page.evaluate("performance.now()")
+
+
+def _clicks_answered_while_thinking(page: Page) -> int:
+    """Up to six times: play our part until the bot thinks, then click something of the
+    game (or the language switch) and count it if the table answered while the bot still
+    thought."""
     answered = 0
     for _ in range(6):
         rng = random.Random(answered)
@@ -91,8 +113,4 @@ def test_a_strong_bot_thinks_without_freezing_the_page(page: Page, page_errors, 
                 "b => document.querySelector('#app').innerHTML !== b", arg=before,
                 timeout=2_000)
             answered += bool(page.locator(".bar .thinking").count())
-    assert answered, "never managed to click while the bot was thinking"
-    tasks = long_tasks(page, since=drawn)
-    assert not [t for t in tasks if t > LIMIT_MS], f"main-thread tasks (ms): {tasks}"
-    assert_the_probe_sees_a_long_task(page)
-    assert not [e for e in page_errors if "Error" in e], page_errors
+    return answered
