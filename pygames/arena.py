@@ -43,7 +43,13 @@ def _parse_options(game: Any, pairs: list[str]) -> dict[str, Any]:
         spec = game.option_schema.get(name)
         if spec is None:
             raise SystemExit(f"unknown option {name!r} (known: {', '.join(game.option_schema)})")
-        values = [v for v in spec.get("values", []) if str(v) == raw]
+        if "values" not in spec:  # free-form: the game's resolve_options judges the text
+            try:
+                options[name] = game.resolve_options({name: raw})[name]
+            except ValueError as exc:
+                raise SystemExit(f"option {name} cannot be {raw!r}: {exc}") from None
+            continue
+        values = [v for v in spec["values"] if str(v) == raw]
         if not values:
             raise SystemExit(f"option {name} cannot be {raw!r}")
         options[name] = values[0]

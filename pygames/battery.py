@@ -7,7 +7,9 @@ and reports games per second and every failure with the seed that reproduces it:
     python -m pygames.battery                      # 100,000 games of every game
     python -m pygames.battery cardia --games 20000 --jobs 2
 
-Each game: a random option set (every option value in turn), ``new_game`` with the game's
+Each game: a random option set (every option value in turn; free-form options at the
+values the game's ``Game.sample_options`` draws for that game number, else their default),
+``new_game`` with the game's
 seed, then random legal actions by a seeded ``random.Random`` (one player to move at a
 time) until the game ends or 10,000 actions. Checked at every step: ``to_move`` and
 ``legal_actions`` agree, no duplicate or empty action, no outcome before the end; at the
@@ -46,7 +48,7 @@ def play_one(game_id: str, n: int) -> tuple[int, str | None]:
     """Game number ``n`` of ``game_id``: (actions played, None or the failure)."""
     game = get_game(game_id)
     sets = _option_sets(game)
-    options = sets[n % len(sets)]
+    options = {**sets[n % len(sets)], **game.sample_options(random.Random(-1 - n))}
     rng = random.Random(n)
     steps = 0
     try:

@@ -202,6 +202,15 @@ class Game(ABC):
             resolved[name] = value
         return resolved
 
+    def sample_options(self, rng: Any) -> dict[str, Any]:
+        """Random legal values for the game's free-form options (those without
+        ``"values"``), drawn from ``rng`` (a ``random.Random``): what the long random battery
+        (:mod:`pygames.battery`) and the records fuzz play besides each option's default.
+        Every value returned must pass :meth:`resolve_options`. The default, ``{}``, leaves
+        free-form options at their defaults; a game whose free-form options change play
+        (e.g. each player's deck) overrides it."""
+        return {}
+
     def check_players(self, players: int) -> None:
         if not isinstance(players, int) or not (self.min_players <= players <= self.max_players):
             if self.min_players == self.max_players:

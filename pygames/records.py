@@ -333,7 +333,10 @@ def _check_header(game: Any, seed: Any, players: Any, options: Any) -> dict[str,
     try:
         return game.resolve_options(options)
     except (ValueError, TypeError) as exc:
-        raise RecordError("option", detail=str(exc), **_name_params(game)) from None
+        # A game's own error may say it in Japanese too (``.ja``, e.g. a deck code's reason).
+        ja = getattr(exc, "ja", None)
+        raise RecordError("option", detail=str(exc), **_name_params(game),
+                          **({"detail_ja": ja} if isinstance(ja, str) and ja else {})) from None
 
 
 def _check_names(names: Any, players: int) -> list[str]:
@@ -888,7 +891,8 @@ def _pool(rng: Any) -> list[tuple[str, dict[str, Any]]]:
     out = []
     for gid in pygames.game_ids():
         game = pygames.get_game(gid)
-        choices: list[dict[str, Any]] = [{}] + [
+        sampled = game.sample_options(rng)  # free-form options (a game's decks), if any
+        choices: list[dict[str, Any]] = [{}, *([sampled] if sampled else [])] + [
             {name: value} for name, spec in game.option_schema.items()
             for value in spec.get("values", [])[1:]]
         for i, options in enumerate(choices * 2):

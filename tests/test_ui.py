@@ -174,7 +174,8 @@ def test_each_game_is_a_tile_with_its_board_facts_and_one_play(lobby_html, gid):
     dialog = outer(tile, "<dialog")
     radios = {(a["name"], a["value"]) for tag, a in tags(dialog) if a.get("type") == "radio"}
     expected = {("mode", m) for m in ("bot", "hotseat", "link")} | {
-        (name, str(v)) for name, spec in game.option_schema.items() for v in spec["values"]}
+        (name, str(v)) for name, spec in game.option_schema.items()
+        for v in spec.get("values", [])}
     assert expected <= radios
     outside = tile.replace(dialog, "")
     assert 'type="radio"' not in outside, "the tile itself stays short"

@@ -291,6 +291,7 @@
     stylesheet(r.css);
     if (r.thinking) scheduleThink();  // first: the bot thinks while the page draws
     keepLocal(r);
+    toolStore(r);
     linkPlay(r);
     render(r);
     schedule(r);
@@ -415,6 +416,20 @@
     box.appendChild(close);
   }
 
+  // A game's tool (pgui/tools.py: a deck builder) says what to write or remove in this
+  // browser's storage; a write that fails (full, blocked) is told back to it, which says so
+  // in the player's language.
+  function toolStore(r) {
+    (r.store || []).forEach(function (op) {
+      try {
+        if (op.op === "set") localStorage.setItem(op.key, op.text);
+        else localStorage.removeItem(op.key);
+      } catch (e) {
+        command("command", ["store-failed:" + op.key]).then(show, report);
+      }
+    });
+  }
+
   // Link play (peer.js): the worker's session says what to send, what to keep in storage
   // and how to connect; the page does it.
   function linkPlay(r) {
@@ -515,6 +530,11 @@
     var target = e.target.closest("[data-cmd]");
     if (!target || target.disabled || !worker || root.dataset.table !== "open") return;
     var cmd = target.getAttribute("data-cmd");
+    // What the player typed goes with the click (data-with: field ids; pgui/tools.py).
+    (target.getAttribute("data-with") || "").split(" ").forEach(function (id) {
+      var field = id && el(id);
+      if (field) cmd += "\n" + String(field.value).replace(/\n/g, " ");
+    });
     if (timer !== null) { clearTimeout(timer); timer = null; }
     command("command", [cmd]).then(function (r) {
       if (cmd.indexOf("lang:") === 0) {
@@ -575,6 +595,18 @@
     var stored = "";
     if (role && room) {
       try { stored = localStorage.getItem("pygames.link." + room + "." + role) || ""; } catch (e) { /* blocked */ }
+    }
+    var params = new URLSearchParams(query);
+    if (params.get("tool")) {  // a game's tool: its entries (pgui/tools.py), {key: text}
+      var start = "pygames." + params.get("game") + "." + params.get("tool") + ".", found = {};
+      try {
+        for (var i = 0; i < localStorage.length; i++) {
+          var key = localStorage.key(i);
+          if (key && key.indexOf(start) === 0) found[key] = localStorage.getItem(key);
+        }
+        stored = JSON.stringify(found);
+      } catch (e) { stored = ""; /* blocked: the tool starts with nothing saved */ }
+      return { fragment: "", stored: stored };
     }
     var resume = new URLSearchParams(query).get("resume");
     if (!role && resume) {  // a saved local game (pgui/saved.py)
@@ -650,6 +682,12 @@
     app = el("app");
     if (!app) return;
     app.addEventListener("click", onClick);
+    app.addEventListener("keydown", function (e) {  // Enter in a field presses its button
+      var field = e.target;
+      if (e.key !== "Enter" || !field.matches || !field.matches("input[data-enter]")) return;
+      var button = el(field.getAttribute("data-enter"));
+      if (button && !button.disabled) { e.preventDefault(); button.click(); }
+    });
     document.addEventListener("keydown", onKey);
     tellHeight();
     app.addEventListener("pointerdown", function () { pressed = true; });

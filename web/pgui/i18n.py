@@ -116,6 +116,10 @@ STRINGS: dict[str, dict[str, str]] = {
     # What is wrong with a link (LinkProblem): each names the actual problem.
     "problem.game": {"en": "There is no game called “{value}” (the games: {games}).",
                      "ja": "「{value}」というゲームはありません（遊べるゲーム：{games}）。"},
+    "problem.option_value": {"en": "The option “{name}” cannot be “{value}”: {reason}.",
+                             "ja": "オプション「{name}」を「{value}」にはできません：{reason}。"},
+    "problem.tool": {"en": "This game has no page called “{value}”.",
+                     "ja": "このゲームに「{value}」というページはありません。"},
     "problem.mode": {"en": "There is no mode called “{value}”.",
                      "ja": "「{value}」というモードはありません。"},
     "problem.option": {"en": "The option “{name}” cannot be “{value}”.",

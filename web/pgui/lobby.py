@@ -21,7 +21,7 @@ from typing import Any
 import pygames
 from pygames.bots import LEVELS
 
-from . import ui_module
+from . import tools, ui_module
 from .i18n import LANGS, bilingual, both, esc, t
 from .pages import head, python_shell
 from .share import import_form_both
@@ -67,12 +67,29 @@ def option_help(game: pygames.Game) -> dict[str, dict[str, dict[str, str]]]:
     for name, values in helps.items():
         if name not in game.option_schema:
             raise ValueError(f"{game.id} OPTION_HELP names no option {name!r}")
-        known = {str(v) for v in game.option_schema[name]["values"]}
+        known = {str(v) for v, _ in _choices(game, name)}
         for value, texts in values.items():
             if value not in known or set(texts) != set(LANGS):
                 raise ValueError(f"{game.id} OPTION_HELP[{name!r}][{value!r}]: not a value "
                                  f"of the option, or not in {', '.join(LANGS)}")
     return helps
+
+
+def _choices(game: pygames.Game, name: str) -> list[tuple[Any, dict[str, str]]]:
+    """The values the settings offer for an option, with their words: every value of a
+    listed option; for a free-form one (no ``values``) its default and the UI module's
+    ``OPTION_CHOICES`` (the lobby adds what ``OPTION_STORE`` finds saved in the browser)."""
+    spec = game.option_schema[name]
+    if "values" in spec:
+        return [(v, _option_label(game, name, v)) for v in spec["values"]]
+    offered = dict(getattr(ui_module(game.id), "OPTION_CHOICES", {}).get(name, ()))
+    for value, words in offered.items():
+        if set(words) != set(LANGS):
+            raise ValueError(f"{game.id} OPTION_CHOICES[{name!r}][{value!r}]: not in "
+                             f"{', '.join(LANGS)}")
+    default = spec["default"]
+    out = [(default, offered.get(default) or _option_label(game, name, default))]
+    return out + [(v, w) for v, w in offered.items() if v != default]
 
 
 def _option_label(game: pygames.Game, name: str, value: Any) -> dict[str, str]:
@@ -88,11 +105,19 @@ def _plan_words(game: pygames.Game, name: str, value: Any) -> dict[str, str]:
         return {lang: t("plan_level", lang, level=t(f"level_{value}", lang)) for lang in LANGS}
     if name == "seat":
         return {lang: t(f"plan_seat_{value}", lang) for lang in LANGS}
-    if value == game.option_schema[name]["default"]:
+    if name in ("mine", "theirs"):  # SEAT_OPTIONS against the bot: yours, the bot's
+        seat = ui_module(game.id).SEAT_OPTIONS
+        option = seat["options"][name == "theirs"]
+        label, default = seat[name], game.option_schema[option]["default"]
+        value_label = dict(_choices(game, option)).get(value) or _option_label(
+            game, option, value)
+    else:
+        labels = game.option_labels.get(name, {})
+        label = labels.get("label", {lang: name for lang in LANGS})
+        default = game.option_schema[name]["default"]
+        value_label = dict(_choices(game, name)).get(value) or _option_label(game, name, value)
+    if value == default:
         return {lang: "" for lang in LANGS}
-    labels = game.option_labels.get(name, {})
-    label = labels.get("label", {lang: name for lang in LANGS})
-    value_label = _option_label(game, name, value)
     return {lang: t("plan_option", lang, label=label[lang], value=value_label[lang])
             for lang in LANGS}
 
@@ -104,17 +129,24 @@ DEFAULTS = {"mode": "bot", "bot": "normal", "seat": "0"}
 def plan(game: pygames.Game, choices: dict[str, Any] | None = None) -> dict[str, str]:
     """The tile's line, what Play will start, in each language: the same words as the
     lobby's script puts together from the checked choices (``data-plan-*``)."""
-    chosen = {**DEFAULTS, **{n: s["default"] for n, s in game.option_schema.items()},
-              **(choices or {})}
-    names = ["mode", *(("bot", "seat") if chosen["mode"] == "bot" else ()),
-             *game.option_schema]
+    seat = getattr(ui_module(game.id), "SEAT_OPTIONS", None)
+    per_seat = tuple(seat["options"]) if seat else ()
+    defaults = {n: s["default"] for n, s in game.option_schema.items()}
+    if per_seat:
+        defaults.update(mine=defaults[per_seat[0]], theirs=defaults[per_seat[1]])
+    chosen = {**DEFAULTS, **defaults, **(choices or {})}
+    vs_bot = chosen["mode"] == "bot"
+    names = ["mode", *(("bot", "seat") if vs_bot else ()),
+             *(("mine", "theirs") if vs_bot and per_seat else ()),
+             *(n for n in game.option_schema if not (vs_bot and n in per_seat))]
     words = [_plan_words(game, n, chosen[n]) for n in names]
     return {lang: " · ".join(w[lang] for w in words if w[lang]) for lang in LANGS}
 
 
 def _radio_group(game: pygames.Game, name: str, legend: str, choices: list[Any],
                  default: Any, labels: dict[Any, dict[str, str]],
-                 helps: dict[str, dict[str, str]] | None = None, inline: bool = False) -> str:
+                 helps: dict[str, dict[str, str]] | None = None, inline: bool = False,
+                 extra: str = "") -> str:
     gid, items = game.id, []
     for value in choices:
         checked = " checked" if value == default else ""
@@ -128,8 +160,45 @@ def _radio_group(game: pygames.Game, name: str, legend: str, choices: list[Any],
                      f'<span class="name">{bilingual(labels[value])}</span>{help_html}</span>'
                      f'</label>')
     cls = "opt inline" if inline else "opt"
-    return (f'<fieldset class="{cls}" id="{esc(gid)}-{esc(name)}"><legend>{legend}</legend>'
-            f'<div class="choices">{"".join(items)}</div></fieldset>')
+    return (f'<fieldset class="{cls}" id="{esc(gid)}-{esc(name)}"{extra}><legend>{legend}'
+            f'</legend><div class="choices">{"".join(items)}</div></fieldset>')
+
+
+def _free_option(game: pygames.Game, name: str, legend: str, option: str,
+                 helps: dict[str, dict[str, str]] | None, label: dict[str, str]) -> str:
+    """A free-form option in the settings: its offered values as choices (default first),
+    and, when the UI module's ``OPTION_STORE`` names a tool that saves values of it, the
+    ones saved in this browser (``data-store``: the storage prefix; the lobby's script adds
+    them, ``data-plan-*`` the tile's words with ``{value}`` for the saved name). With
+    nothing offered but the default, a text field (``data-free``) takes any value.
+    ``name`` is the field's name (``mine``/``theirs`` for ``SEAT_OPTIONS`` vs the bot),
+    ``option`` the option it gives a value of."""
+    gid = game.id
+    ui = ui_module(gid)
+    choices = _choices(game, option)
+    default = choices[0][0]
+    if name == "theirs":  # the bot's: the other seat's default
+        default = game.option_schema[ui.SEAT_OPTIONS["options"][1]]["default"]
+        choices = sorted(choices, key=lambda c: c[0] != default)
+    tool = getattr(ui, "OPTION_STORE", {}).get(option)
+    if len(choices) == 1 and tool is None:
+        words = {lang: t("plan_option", lang, label=label[lang], value="{value}")
+                 for lang in LANGS}
+        return (f'<div class="opt free" id="{esc(gid)}-{esc(name)}"><label class="legend" '
+                f'for="{esc(gid)}-{esc(name)}-field">{legend}</label>'
+                f'<input type="text" id="{esc(gid)}-{esc(name)}-field" name="{esc(name)}" '
+                f'value="{esc(default)}" data-free data-default="{esc(default)}" '
+                f'data-plan-en="{esc(words["en"])}" data-plan-ja="{esc(words["ja"])}" '
+                f'autocomplete="off" autocapitalize="characters" spellcheck="false"></div>')
+    extra = ""
+    if tool is not None:
+        words = {lang: t("plan_option", lang, label=label[lang], value="{value}")
+                 for lang in LANGS}
+        extra = (f' data-store="{esc(tools.prefix(gid, tool))}" data-plan-en="{esc(words["en"])}"'
+                 f' data-plan-ja="{esc(words["ja"])}"')
+    return _radio_group(game, name, legend, [v for v, _ in choices], default, dict(choices),
+                        helps, inline=True, extra=extra)
+
 
 
 def _how_to_play(game: pygames.Game) -> str:
@@ -155,20 +224,33 @@ def _setup_panel(game: pygames.Game) -> str:
            + _radio_group(game, "seat", both("your_seat"), ["0", "1", "random"], "0",
                           _strings("seat_", ("0", "1", "random")), inline=True))
     helps = option_help(game)
-    options = []
+    seat = getattr(ui_module(gid), "SEAT_OPTIONS", None)
+    per_seat = tuple(seat["options"]) if seat else ()
+    options, mine = [], []
     for name, spec in game.option_schema.items():
         labels = game.option_labels.get(name, {})
-        legend = bilingual(labels["label"]) if "label" in labels else esc(name)
-        options.append(_radio_group(
-            game, name, legend, list(spec["values"]), spec["default"],
-            {v: _option_label(game, name, v) for v in spec["values"]}, helps.get(name),
-            inline=name not in helps and len(spec["values"]) <= 3))
+        label = labels.get("label") or {lang: name for lang in LANGS}
+        legend = bilingual(label) if "label" in labels else esc(name)
+        if "values" in spec:
+            options.append(_radio_group(
+                game, name, legend, list(spec["values"]), spec["default"],
+                {v: _option_label(game, name, v) for v in spec["values"]}, helps.get(name),
+                inline=name not in helps and len(spec["values"]) <= 3))
+            continue
+        field = _free_option(game, name, legend, name, helps.get(name), label)
+        if name in per_seat:  # vs the bot these are "yours" and "the bot's" instead
+            who = ("mine", "theirs")[per_seat.index(name)]
+            options.append(f'<div class="not-bot">{field}</div>')
+            mine.append(_free_option(game, who, bilingual(seat[who]), name, helps.get(name),
+                                     seat[who]))
+        else:
+            options.append(field)
     names = {lang: t("setup_title", lang, game=game.names[lang]) for lang in LANGS}
     return (
         f'<dialog class="setup-panel" id="setup-{esc(gid)}" aria-labelledby="setup-title-{esc(gid)}">'
         f'<div class="panel-head"><h3 id="setup-title-{esc(gid)}">{bilingual(names)}</h3>'
         f'<button type="button" class="close" data-close>{both("setup_close")}</button></div>'
-        f'<div class="panel-body">{modes}<div class="vs-bot">{bot}</div>'
+        f'<div class="panel-body">{modes}<div class="vs-bot">{bot}{"".join(mine)}</div>'
         f'<div class="options">{"".join(options)}</div></div>'
         f'<div class="panel-foot"><p class="plan-text" aria-live="polite">{bilingual(plan(game))}</p>'
         f'<button type="button" class="done" data-close>{both("setup_done")}</button>'
@@ -187,7 +269,7 @@ def _game_card(game: pygames.Game) -> str:
         f'{_thumbnail(gid)}<div class="tile-body">'
         f'<h2 id="title-{esc(gid)}">{bilingual(game.names)}</h2>'
         f'<p class="meta"><span>{_players(game)} · {_minutes(gid)}</span>{_how_to_play(game)}</p>'
-        f'<p class="blurb">{bilingual(ui_module(gid).BLURB)}</p>'
+        f'<p class="blurb">{bilingual(ui_module(gid).BLURB)}</p>{_tools(game)}'
         f'<form action="./play.html" method="get" class="start">'
         f'<input type="hidden" name="game" value="{esc(gid)}">'
         f'<input type="hidden" name="lang" value="en" class="lang-field">'
@@ -198,6 +280,23 @@ def _game_card(game: pygames.Game) -> str:
         f'<button type="submit" class="primary play" data-play="{esc(gid)}" '
         f'aria-describedby="plan-{esc(gid)}">{both("play")}</button>'
         f'{_setup_panel(game)}</form></div></article>')
+
+
+def _tools(game: pygames.Game) -> str:
+    """Links to the game's tools (the UI module's ``TOOLS``, e.g. a deck builder): each
+    opens ``play.html?game=<id>&tool=<name>``, in this page like Play."""
+    offered = tools.tools(game.id)
+    if not offered:
+        return ""
+    links = []
+    for name, spec in offered.items():
+        label = spec["label"]
+        aria = {lang: f"{label[lang]} ({game.names[lang]})" for lang in LANGS}
+        links.append("".join(
+            f'<a lang="{lang}" class="l-{lang} button tool" data-tool '
+            f'href="./play.html?game={esc(game.id)}&amp;tool={esc(name)}&amp;lang={lang}" '
+            f'aria-label="{esc(aria[lang])}">{esc(label[lang])}</a>' for lang in LANGS))
+    return f'<p class="tools">{"".join(links)}</p>'
 
 
 def _planned_card(gid: str, names: dict[str, str]) -> str:
@@ -396,9 +495,13 @@ LOBBY_SCRIPT = """
   // (data-plan-en/-ja; the bot's level and seat only against the bot), redrawn on change.
   function plan(form) {
     var mode = form.querySelector('input[name="mode"]:checked');
+    var vsBot = !mode || mode.value === "bot";
+    // A free-form option's text field (data-free) and a saved value's choice (data-saved)
+    // say the value in their words: the field's own template, "{value}" filled in.
     var chosen = Array.prototype.filter.call(
-      form.querySelectorAll("input[type=radio]:checked"), function (r) {
-        return r.dataset.planEn && !(mode && mode.value !== "bot" && r.closest(".vs-bot"));
+      form.querySelectorAll("input[type=radio]:checked, input[data-free]"), function (r) {
+        if (r.matches("[data-free]") && (!r.value || r.value === r.dataset.default)) return false;
+        return r.dataset.planEn && !(!vsBot && r.closest(".vs-bot")) && !(vsBot && r.closest(".not-bot"));
       });
     form.querySelectorAll(".plan-text").forEach(function (line) {
       line.textContent = "";
@@ -407,14 +510,54 @@ LOBBY_SCRIPT = """
         s.lang = lang;
         s.className = "l-" + lang;
         s.textContent = chosen.map(function (r) {
-          return r.dataset[lang === "en" ? "planEn" : "planJa"];
+          var words = r.dataset[lang === "en" ? "planEn" : "planJa"];
+          return r.matches("[data-free]") ? words.replace("{value}", r.value) : words;
         }).join(" \u00b7 ");
         line.appendChild(s);
       });
     });
   }
+  // A free-form option's values saved in this browser by the game's tool (data-store: the
+  // storage prefix of entries {name, value}; pgui/tools.py) join its choices, by name.
+  function saved(group) {
+    var prefix = group.dataset.store, found = [];
+    try {
+      for (var i = 0; i < localStorage.length; i++) {
+        var key = localStorage.key(i);
+        if (!key || key.indexOf(prefix) !== 0) continue;
+        var entry = null;
+        try { entry = JSON.parse(localStorage.getItem(key)); } catch (e) { entry = null; }
+        if (entry && typeof entry.name === "string" && typeof entry.value === "string") found.push(entry);
+      }
+    } catch (e) { return; }  // storage blocked: only what the page offers
+    found.sort(function (a, b) { return a.name.localeCompare(b.name); });
+    var choices = group.querySelector(".choices");
+    var radio = choices.querySelector("input");
+    choices.querySelectorAll("[data-saved]").forEach(function (l) { l.remove(); });
+    found.forEach(function (entry) {
+      var label = document.createElement("label");
+      label.className = "choice";
+      label.dataset.saved = "true";
+      var input = document.createElement("input");
+      input.type = "radio";
+      input.name = radio.name;
+      input.value = entry.value;
+      input.dataset.planEn = group.dataset.planEn.replace("{value}", entry.name);
+      input.dataset.planJa = group.dataset.planJa.replace("{value}", entry.name);
+      var text = document.createElement("span");
+      text.className = "choice-text";
+      var name = document.createElement("span");
+      name.className = "name";
+      name.textContent = entry.name;
+      text.appendChild(name);
+      label.appendChild(input);
+      label.appendChild(text);
+      choices.appendChild(label);
+    });
+  }
   document.querySelectorAll("form.start").forEach(function (form) {
     var panel = form.querySelector("dialog");
+    form.querySelectorAll("[data-store]").forEach(saved);
     form.querySelector("button.setup").addEventListener("click", function () {
       panel.showModal();
       form.querySelector('input[name="mode"]:checked').focus();  // arrows move the choice
@@ -426,6 +569,7 @@ LOBBY_SCRIPT = """
       if (e.target === panel) panel.close();
     });
     form.addEventListener("change", function () { plan(form); });
+    form.addEventListener("input", function (e) { if (e.target.matches("[data-free]")) plan(form); });
     addEventListener("pageshow", function () { plan(form); });  // restored choices
     plan(form);
     form.addEventListener("submit", function (e) {
@@ -436,6 +580,15 @@ LOBBY_SCRIPT = """
       root.dataset.ready = "false";
       lobby.hidden = true;
       window.pygamesWait(query);
+    });
+  });
+  document.querySelectorAll("a[data-tool]").forEach(function (a) {  // like Play: in place
+    a.addEventListener("click", function (e) {
+      if (!window.pygamesWait) return;
+      e.preventDefault();
+      root.dataset.ready = "false";
+      lobby.hidden = true;
+      window.pygamesWait(a.search.slice(1));
     });
   });
   root.dataset.ready = "true";

@@ -14,7 +14,8 @@ gives a small JSON-able result back:
 Each returns :meth:`Session.result`: ``{html, animating, over, lang, title, delay,
 thinking, local}`` (``thinking``: a bot is thinking, call :meth:`Session.think` soon;
 ``local``: what to keep in storage for a local game, :mod:`pgui.saved`; a query with
-``resume=<id>`` reopens that saved game, which the page passes as ``stored``), or
+``resume=<id>`` reopens that saved game, which the page passes as ``stored``; ``store``: a
+game tool's writes, for ``tool=<name>``, :mod:`pgui.tools`), or
 ``{error, heading, reason, lang}`` for a link that cannot be opened (no such game, mode or
 option; a replay with no record, a damaged one, another game's, a move past its end): the
 error screen's heading and the actual problem, in the page's language (``error`` is both).
@@ -36,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 import pygames
 from pygames.bots import LEVELS
 
-from . import saved
+from . import saved, ui_module
 from .i18n import LinkProblem, pick_lang, t
 from .table import MODES, Table
 
@@ -127,18 +128,56 @@ def query_lang(params: dict[str, str], saved_lang: str | None, nav_lang: str | N
 
 
 def parse_options(game: pygames.Game, params: dict[str, str]) -> dict[str, Any]:
-    """Options from the query, matched against the game's allowed values (as text)."""
+    """Options from the query, matched against the game's allowed values (as text); a
+    free-form option (no ``values``: a deck code) is the text as the game's
+    ``resolve_options`` makes it (its canonical form), or a :class:`LinkProblem` saying
+    why not, in the game's own words when its error carries them (``.ja``)."""
     options = {}
     for name, spec in game.option_schema.items():
         if name not in params:
             continue
         raw = params[name]
-        matches = [v for v in spec.get("values", []) if str(v) == raw]
+        if "values" not in spec:
+            options[name] = free_option(game, name, raw)
+            continue
+        matches = [v for v in spec["values"] if str(v) == raw]
         if not matches:
-            label = game.option_labels.get(name, {}).get("label") or name
-            raise LinkProblem("option", name=label, value=raw)
+            raise LinkProblem("option", name=_option_name(game, name), value=raw)
         options[name] = matches[0]
     return options
+
+
+def _option_name(game: pygames.Game, name: str) -> Any:
+    return game.option_labels.get(name, {}).get("label") or name
+
+
+def free_option(game: pygames.Game, name: str, raw: str) -> Any:
+    """The value of the free-form option ``name`` a query's text gives: what the game's
+    ``resolve_options`` makes of it, or a :class:`LinkProblem` (``option_value``, with the
+    game's reason in both languages when its ``ValueError`` has a ``.ja``; else
+    ``option``)."""
+    try:
+        return game.resolve_options({name: raw})[name]
+    except ValueError as exc:
+        ja = getattr(exc, "ja", None)
+        if not isinstance(ja, str) or not ja:
+            raise LinkProblem("option", name=_option_name(game, name), value=raw) from None
+        raise LinkProblem("option_value", name=_option_name(game, name), value=raw[:40],
+                          reason={"en": str(exc), "ja": ja}) from None
+
+
+def seat_values(game: pygames.Game, params: dict[str, str]) -> tuple[Any, Any] | None:
+    """Against the bot, ``mine=`` and ``theirs=``: the values of the UI module's
+    ``SEAT_OPTIONS`` (an option per seat, e.g. each player's deck) for the human's seat and
+    the bot's, which the table places once it knows the human's seat (:class:`Table`'s
+    ``seat_values``). None when the query gives neither or the game has no such options;
+    a value not given is None (that seat's option stays as the query or default says)."""
+    spec = getattr(ui_module(game.id), "SEAT_OPTIONS", None)
+    if not spec or not (params.get("mine") or params.get("theirs")):
+        return None
+    names = spec["options"]
+    return tuple(free_option(game, names[i], params[key]) if params.get(key) else None
+                 for i, key in enumerate(("mine", "theirs")))  # type: ignore[return-value]
 
 
 def _number(text: str | None) -> int | None:
@@ -182,6 +221,7 @@ def make_table(query: str, *, saved_lang: str | None = None, nav_lang: str | Non
     seat: int | str = seat_text if seat_text == "random" else int(seat_text)
     table = Table(game.id, mode=mode, seed=deal, level=level, seat=seat, slices=True,
                   options=parse_options(game, params), lang=lang,
+                  seat_values=seat_values(game, params) if mode == "bot" else None,
                   speed=DEFAULT_SPEED if speed is None else speed)
     table.page = page
     return table
@@ -277,6 +317,14 @@ class Session:
         self.local = None
         params = parse_query(query)
         try:
+            if params.get("tool"):  # a game's own page (a deck builder): pgui.tools
+                from .tools import make_tool
+
+                self.table = make_tool(  # type: ignore[assignment]
+                    _game(params.get("game") or pygames.game_ids()[0]).id, params["tool"],
+                    params=params, lang=query_lang(params, saved_lang, nav_lang),
+                    stored=stored, page=page)
+                return self.result()
             if params.get("resume") and (params.get("mode") or "bot") in MODES:
                 return self._resume(query, params, saved_lang, nav_lang, seed, stored, page)
             self.table = make_table(query, saved_lang=saved_lang, nav_lang=nav_lang, seed=seed,
@@ -293,7 +341,8 @@ class Session:
             if exc.code in REPLAY_PROBLEMS:
                 head = "replay.nothing" if exc.code == "no_record" else "replay.bad_record"
             else:
-                head = "bad_link" if exc.code in ("game", "mode", "option") else "bad_link_other"
+                head = ("bad_link" if exc.code in ("game", "mode", "option", "option_value")
+                        else "bad_link_other")
             reason = exc.message(lang)
         elif hasattr(exc, "message") and hasattr(exc, "code"):  # pygames.records.RecordError
             head, reason = "replay.bad_record", exc.message(lang)
@@ -420,9 +469,12 @@ class Session:
             "changed": True,
             "bot": table.bot_move,
             # The game's own stylesheet (pgui.table: STYLESHEET), which the page loads.
-            "css": getattr(table.ui, "STYLESHEET", None),
+            "css": getattr(table, "stylesheet", None) or getattr(table.ui, "STYLESHEET", None),
         }
         out["local"] = self._local(table)
+        take_store = getattr(table, "take_store", None)
+        if take_store is not None:  # a tool's writes to the browser's storage (pgui.tools)
+            out["store"] = take_store()
         if _link_table(table) is not None:
             saved = table.save()
             out["peer"] = table.peer_info()

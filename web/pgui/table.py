@@ -45,6 +45,23 @@ current choice (the hand a card is played from, a question's buttons) with
 screen.
 ``OPTION_HELP``: ``{option: {value (as a string): {"en": ..., "ja": ...}}}``, a sentence
 the lobby's settings show under an option value its label does not explain.
+Free-form options (no ``values`` in the game's option schema, e.g. a deck code: the game's
+``resolve_options`` canonicalises the text and raises a ``ValueError`` for a bad one; with
+a ``.ja`` the app says why in Japanese too) travel as text in URLs, records and invites.
+For them a UI module may give, all optional:
+``OPTION_CHOICES``: ``{option: [(value, {"en": ..., "ja": ...}), ...]}``, values the
+lobby's settings offer besides the default (with nothing offered and nothing stored, the
+settings show a text field);
+``OPTION_STORE``: ``{option: tool}``, a tool of ``TOOLS`` whose entries saved in this
+browser (``{"name", "value"}``) the settings offer too (:mod:`pgui.tools`);
+``SEAT_OPTIONS``: ``{"options": (seat 0's option, seat 1's), "mine": {"en", "ja"},
+"theirs": {"en", "ja"}}``, an option per seat (each player's deck): against the bot the
+settings ask for yours and the bot's (the query's ``mine=`` and ``theirs=``), and the
+table puts them on the right seats once the human's seat is known (a random seat, each
+rematch); pass and play and link play (the host is seat 0) use the options themselves;
+``TOOLS``: ``{name: {"label": {"en", "ja"}, "make": "module:Class"}}``, pages of the game
+besides its table (a deck builder), each a :class:`pgui.tools.Tool`, opened by
+``play.html?game=<id>&tool=<name>`` and linked from the lobby's tile.
 ``STYLESHEET``: the table's own stylesheet, a path from the app's root (the games of this
 package keep theirs beside their module, ``pgui/<game id>.css``); the page loads it with
 the table, after the shared ``app.css``, which names no game.
@@ -81,11 +98,14 @@ class Table:
     def __init__(self, game_id: str, *, mode: str = "bot", seed: int = 0,
                  options: dict[str, Any] | None = None, lang: str = "en",
                  speed: int = 900, level: str | None = None, seat: int | str = 0,
-                 slices: bool = False) -> None:
+                 slices: bool = False, seat_values: tuple[Any, Any] | None = None) -> None:
         """``level``: the bot's (``easy``/``normal``/``strong``: :class:`SearchBot`; None: a
         random bot); ``seat``: the human's against the bot (0 = first player, or
         ``"random"``: drawn from the seed); ``slices``: the bot thinks only in
-        :meth:`think`, a slice at a time, so a page stays answerable (else at once)."""
+        :meth:`think`, a slice at a time, so a page stays answerable (else at once);
+        ``seat_values``: against the bot, the human's and the bot's values of the UI
+        module's ``SEAT_OPTIONS`` (None: leave that one as ``options`` says), set on the
+        right seats each time the human's seat is drawn (a random seat, every rematch)."""
         if level is not None and level not in LEVELS:
             raise ValueError(f"unknown bot level {level!r} (use one of: {', '.join(LEVELS)})")
         if seat not in (0, 1, "random"):
@@ -106,17 +126,19 @@ class Table:
         self.lang = lang if lang in LANGS else "en"
         self.speed = speed
         self.options = self.game.resolve_options(options)
+        self.seat_values = seat_values if mode == "bot" else None
         self.message = ""
         self.start(seed)
 
     # -- session -------------------------------------------------------------------------
     def start(self, seed: int) -> None:
         self.seed = seed
+        self.human = seed % 2 if self.seat_choice == "random" else int(self.seat_choice)
+        self._place_seat_values()
         self.state = self.game.new_game(seed=seed, options=self.options)
         self._fresh = lambda: self.game.new_game(seed=seed, options=self.options)
         #: Every action played at this table, in order (undo replays all but the last).
         self.played: list[tuple[int, str]] = []
-        self.human = seed % 2 if self.seat_choice == "random" else int(self.seat_choice)
         self.bots: dict[int, Any] = self._new_bots()
         self.thinking = {}
         self.sel = self.ui.new_selection()
@@ -130,6 +152,18 @@ class Table:
         self._after_change()  # bots may act (and setup events appear) before anything shows
         self.shown = self._count()
         self._next_handover()
+
+    def _place_seat_values(self) -> None:
+        """``seat_values`` (the human's, the bot's) onto the options of their seats."""
+        names = (getattr(self.ui, "SEAT_OPTIONS", None) or {}).get("options")
+        if not self.seat_values or not names:
+            return
+        options = dict(self.options)
+        for who, value in ((self.human, self.seat_values[0]), (1 - self.human,
+                                                                 self.seat_values[1])):
+            if value is not None:
+                options[names[who]] = value
+        self.options = self.game.resolve_options(options)
 
     def _new_bots(self) -> dict[int, Any]:
         """The bot of ``mode=bot`` (seeded by the deal), before its first decision."""
