@@ -93,7 +93,7 @@ def test_every_key_used_by_pgui_exists():
     assert not used - set(STRINGS), sorted(used - set(STRINGS))
 
 
-@pytest.mark.parametrize("module", ["pgui.i18n", "pgui.table", "pgui.lobby"])
+@pytest.mark.parametrize("module", ["pgui.i18n", "pgui.table", "pgui.lobby", "pgui.tools"])
 def test_pgui_doctests(module):
     result = doctest.testmod(importlib.import_module(module), verbose=False)
     assert result.failed == 0

@@ -91,10 +91,7 @@ class Tool:
 
     def __init__(self, game_id: str, *, params: dict[str, str], lang: str, stored: str = "",
                  page: str = "") -> None:
-        import pygames
-
-        self.game = pygames.get_game(game_id)
-        self.ui = ui_module(game_id)
+        self.game_id = game_id
         self.lang = lang if lang in LANGS else "en"
         self.page = page or "./play.html"
         self.params = params
@@ -105,7 +102,7 @@ class Tool:
             raw = json.loads(stored) if stored else {}
         except ValueError:
             raw = {}
-        start = prefix(game_id, self.name)
+        start = prefix(self.game_id, self.name)
         for key, text in (raw.items() if isinstance(raw, dict) else ()):
             if isinstance(key, str) and key.startswith(start) and isinstance(text, str):
                 try:
@@ -113,17 +110,28 @@ class Tool:
                 except ValueError:
                     continue  # an entry that cannot be read is left alone
 
+    @property
+    def game(self) -> Any:
+        """The game (looked up when first asked: a tool's own drawing may not need it)."""
+        import pygames
+
+        return pygames.get_game(self.game_id)
+
+    @property
+    def ui(self) -> Any:
+        return ui_module(self.game_id)
+
     # -- storage ---------------------------------------------------------------------------
     def save(self, entry_id: str, entry: Any) -> None:
         """Keep ``entry`` (JSON-able) under ``entry_id`` in this browser."""
         self.entries[entry_id] = entry
-        self._store.append({"op": "set", "key": prefix(self.game.id, self.name) + entry_id,
+        self._store.append({"op": "set", "key": prefix(self.game_id, self.name) + entry_id,
                             "text": json.dumps(entry, ensure_ascii=False,
                                                separators=(",", ":"))})
 
     def remove(self, entry_id: str) -> None:
         self.entries.pop(entry_id, None)
-        self._store.append({"op": "remove", "key": prefix(self.game.id, self.name) + entry_id})
+        self._store.append({"op": "remove", "key": prefix(self.game_id, self.name) + entry_id})
 
     def take_store(self) -> list[dict[str, str]]:
         """The writes the page is to make now (each once)."""
@@ -132,7 +140,7 @@ class Tool:
 
     def entry_id(self, key: str) -> str:
         """The entry id of a storage key this tool wrote."""
-        return key[len(prefix(self.game.id, self.name)):]
+        return key[len(prefix(self.game_id, self.name)):]
 
     # -- what the glue calls ---------------------------------------------------------------
     #: The ids of the tool's text fields: every control sends their values along

@@ -1,0 +1,170 @@
+"""ART OF WAR's deck builder (pgui/artofwar_decks.py) in CPython: what the player sees and
+can press, from the builder's own state (no browser; the page's storage is simulated by the
+writes the builder asks for, pgui/tools.py)."""
+
+from __future__ import annotations
+
+import doctest
+import json
+
+import pytest
+from helpers.markup import outer, tags, visible_text
+from pgui import artofwar_decks
+from pgui.artofwar_decks import DeckBuilder
+
+from pygames.artofwar import KINGS, STARTER
+
+
+def builder(lang="en", stored=None, **params):
+    return DeckBuilder("artofwar", params=params, lang=lang,
+                       stored=json.dumps(stored or {}), page="http://x/play.html")
+
+
+def press(b, *cmds):
+    for cmd in cmds:
+        b.command(cmd)
+
+
+def buttons(html):
+    """{data-cmd: attributes} of every button."""
+    return {a["data-cmd"]: a for tag, a in tags(html) if tag == "button" and "data-cmd" in a}
+
+
+def test_doctests():
+    assert doctest.testmod(artofwar_decks).failed == 0
+
+
+def test_it_opens_on_the_starter_deck_complete_and_saveable():
+    b = builder()
+    html = b.html()
+    assert b.code() == STARTER[0]
+    assert "20 / 20 troops" in visible_text(html)
+    assert "disabled" not in buttons(html)["save"]
+
+
+def test_twenty_troops_are_enforced_as_you_go():
+    b = builder()
+    b.command("add:S")  # already 20: + does nothing and is disabled
+    assert b.counts["S"] == 4 and "disabled" in buttons(b.html())["add:S"]
+    b.command("sub:G")
+    html = b.html()
+    assert "19 / 20 troops" in visible_text(html)
+    assert "disabled" in buttons(html)["save"] and "Add 1 more troop to save." in visible_text(html)
+    assert all("disabled" not in buttons(html)[f"add:{k}"] for k in "SGAPW")
+    b.command("save\nHalf\n")  # refused: not 20
+    assert b.take_store() == []
+    b.command("clear")
+    assert b.total() == 0 and "disabled" in buttons(b.html())["sub:S"]
+    for _ in range(25):
+        b.command("add:A")
+    assert b.counts["A"] == 20 and b.code() == "K1A20"
+
+
+def test_one_box_caps_each_type_at_ten():
+    b = builder(deck="K1A12S8")
+    b.command("box")
+    html = b.html()
+    assert buttons(html)["box"]["aria-pressed"] == "true"
+    assert "disabled" in buttons(html)["save"] and "At most 10 of one type" in visible_text(html)
+    press(b, "sub:A", "sub:A", "add:S", "add:S")
+    assert b.counts == {"S": 10, "G": 0, "A": 10, "P": 0, "W": 0}
+    assert "disabled" in buttons(b.html())["add:S"] and b.can_save()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_every_king_can_be_chosen_and_provisional_ones_say_so(lang):
+    b = builder(lang=lang)
+    for number, data in KINGS.items():
+        b.command(f"king:{number}")
+        html = b.html()
+        assert buttons(html)[f"king:{number}"]["aria-pressed"] == "true"
+        card = outer(html, 'class="card king-card"')
+        assert f"K-{number:03d}" in visible_text(card)
+        assert card.count('class="hit"') == len(data["range"])  # its range, drawn
+        note = "Provisional" if lang == "en" else "仮のデータ"
+        assert (note in visible_text(card)) == data["provisional"], number
+    assert b.code().startswith("K10")
+
+
+def test_save_load_delete_and_the_list():
+    b = builder(stored={"pygames.artofwar.decks.old": json.dumps(
+        {"name": "Archers", "value": "K4A20", "updated": 1}),
+        "pygames.artofwar.decks.bad": json.dumps({"name": "Broken", "value": "K1S3"})})
+    html = b.html()
+    assert "Archers" in visible_text(html) and "Broken" not in visible_text(html)
+    press(b, "king:2", "sub:S", "add:W")
+    b.command("save\nMy wizards\n")
+    (op,) = b.take_store()
+    entry = json.loads(op["text"])
+    assert op["op"] == "set" and op["key"].startswith("pygames.artofwar.decks.")
+    assert (entry["name"], entry["value"]) == ("My wizards", "K2S3G4A4P4W5")
+    html = b.html()
+    assert "Saved “My wizards”." in visible_text(html)
+    assert 'data-saved-deck="K2S3G4A4P4W5"' in html
+    # Saving under the same name again writes over it.
+    press(b, "sub:W", "add:S", "save\nMy wizards\n")
+    (again,) = b.take_store()
+    assert again["key"] == op["key"] and "Saved over" in visible_text(b.html())
+    b.command("load:old")
+    assert b.code() == "K4A20" and b.deck_name == "Archers"
+    b.command("delete:old")
+    (gone,) = b.take_store()
+    assert gone == {"op": "remove", "key": "pygames.artofwar.decks.old"}
+    assert "Archers" not in outer(b.html(), 'class="yours"')
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_refused_write_is_said_and_the_deck_stays(lang):
+    b = builder(lang=lang)
+    press(b, "king:3", "sub:P", "add:G")
+    b.command("save\nGuards\n")
+    (op,) = b.take_store()
+    b.command("store-failed:" + op["key"])
+    html = b.html()
+    message = outer(html, "data-deck-message")
+    assert 'role="alert"' in message
+    words = "would not keep the deck" if lang == "en" else "デッキを保存できません"
+    assert words in visible_text(message)
+    assert b.code() == "K3S4G5A4P3W4" and 'value="Guards"' in html  # nothing lost
+    assert "Guards" not in visible_text(outer(html, 'class="yours"'))
+
+
+def test_share_gives_the_code_and_a_link_that_opens_the_builder_with_it():
+    b = builder(deck="K7S10W10")
+    html = b.html()
+    fields = {a["id"]: a for tag, a in tags(html) if tag == "input" and "id" in a}
+    assert fields["deck-code"]["value"] == "K7S10W10" and "readonly" in fields["deck-code"]
+    link = fields["deck-link"]["value"]
+    assert link == "http://x/play.html?game=artofwar&tool=decks&deck=K7S10W10"
+    copies = [a["data-copy-from"] for tag, a in tags(html) if "data-copy-from" in a]
+    assert copies == ["deck-code", "deck-link"]
+    again = builder(deck=link.partition("deck=")[2])
+    assert again.code() == "K7S10W10"
+    b.command("sub:S")  # incomplete: nothing to share
+    assert "deck-link" not in b.html()
+
+
+@pytest.mark.parametrize("lang,words", [("en", "holds 19"), ("ja", "このデッキは19枚")])
+def test_a_bad_deck_in_a_link_or_typed_is_explained_in_the_players_language(lang, words):
+    b = builder(lang=lang, deck="K1S4G4A4P4W3")
+    assert words in visible_text(outer(b.html(), "data-deck-message"))
+    assert b.code() == STARTER[0]
+    b.command("open\n\nK99S20")
+    assert "K-099" in visible_text(outer(b.html(), "data-deck-message"))
+    b.command("open\n\nk2 s10 g10")
+    assert b.code() == "K2S10G10"
+
+
+def test_every_control_is_labelled_and_carries_what_was_typed():
+    b = builder(lang="ja")
+    html = b.html()
+    for cmd, attrs in buttons(html).items():
+        assert attrs.get("data-with") == "deck-name deck-open", cmd
+    steppers = [a for tag, a in tags(html) if tag == "button" and "step" in a.get("class", "")]
+    assert len(steppers) == 10 and all(a.get("aria-label") for a in steppers)
+    assert buttons(html)["add:S"]["aria-label"] == "ソルジャーを1枚増やす"
+    for field in ("deck-name", "deck-open", "deck-code", "deck-link"):
+        assert f'<label for="{field}">' in html, field
+    b.command("lang:en\nKeep me\nK1")  # switching language keeps what was typed
+    html = b.html()
+    assert 'value="Keep me"' in html and 'value="K1"' in html and "Deck name" in html
