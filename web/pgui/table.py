@@ -43,6 +43,15 @@ current choice (the hand a card is played from, a question's buttons) with
 ``data-choice``, and what a playback step reveals (the cards turned over) with
 ``data-reveal``: the shell scrolls that into view, and the phone tests check both are on
 screen.
+``handover_quick(view, seat, lang)``: what pass and play's hand-over screen for ``seat``
+may say and do without showing that seat's hand (a game whose other player answers in the
+middle of a turn: an interrupt most often passed). It returns None (the plain hand-over),
+or ``{"say": text, "actions": [(action, label), ...], "ok": label}``: ``view`` is
+nobody's view (public information only, so the screen tells whoever holds the device
+nothing secret), ``say`` what is being answered, each action a button that plays that
+action for ``seat`` at once (``command("handover-act:<action>")``, if it is legal), after
+which the device goes on to whoever moves next; ``ok`` (optional) relabels the button
+that shows the hand.
 ``OPTION_HELP``: ``{option: {value (as a string): {"en": ..., "ja": ...}}}``, a sentence
 the lobby's settings show under an option value its label does not explain.
 Free-form options (no ``values`` in the game's option schema, e.g. a deck code: the game's
@@ -337,6 +346,9 @@ class Table:
         if name == "handover-ok" and self.handover is not None and not self.animating:
             self.active, self.handover = self.handover, None
             return
+        if name == "handover-act":
+            self._handover_act(arg)
+            return
         if name == "undo":
             self.undo()
             return
@@ -363,6 +375,35 @@ class Table:
         if self.animating:
             self._skip_quiet()
             self.advance()  # the first reveal shows at once; later steps are paced
+
+    def _quick(self, seat: int) -> dict[str, Any] | None:
+        """The UI module's quick answers for the hand-over to ``seat`` (see the module
+        docstring: ``handover_quick``), from nobody's view."""
+        quick = getattr(self.ui, "handover_quick", None)
+        return quick(self._view(None), seat, self.lang) if quick else None
+
+    def _handover_act(self, action: str) -> None:
+        """A quick answer on the hand-over screen: played for the seat the device is being
+        handed to, whose hand never shows; then the device goes to whoever moves next."""
+        seat = self.handover
+        if seat is None or self.animating:
+            return
+        quick = self._quick(seat) or {}
+        if action not in [a for a, _ in quick.get("actions", [])] or action not in self._legal(seat):
+            return
+        before = self._count()
+        self.before = self._view(None)
+        try:
+            self._apply(seat, action)
+        except pygames.IllegalAction as exc:
+            self.message = t("error", self.lang, msg=str(exc))
+            return
+        self.shown = self.since = before
+        self.active = self.handover = None
+        self._after_change()
+        if self.animating:
+            self._skip_quiet()
+            self.advance()
 
     # -- undo (local play, for games whose UI module says UNDO) ---------------------------
     def _undoable(self) -> bool:
@@ -518,12 +559,19 @@ class Table:
         lang = self.lang
         if self.handover is not None and not self.animating:
             name = self.ui.who(self.handover, lang)
+            quick = self._quick(self.handover) or {}
+            say = f'<p class="quick-say">{esc(quick["say"])}</p>' if quick.get("say") else ""
+            acts = "".join(f'<button type="button" class="primary" '
+                           f'data-cmd="handover-act:{esc(a)}" autofocus>{esc(label)}</button>'
+                           for a, label in quick.get("actions", []))
+            ok = quick.get("ok") or t("handover_ok", lang, who=name)
+            plain = "" if acts else ' class="primary" autofocus'  # else a quick answer leads
             return (f'<div class="overlay handover" role="dialog" aria-modal="true" '
                     f'aria-labelledby="ov-title"><div class="box">'
                     f'<h2 id="ov-title">{esc(t("handover_title", lang, who=name))}</h2>'
-                    f'<p>{esc(t("handover_body", lang, who=name))}</p>'
-                    f'<button type="button" class="primary" data-cmd="handover-ok" autofocus>'
-                    f'{esc(t("handover_ok", lang, who=name))}</button></div></div>')
+                    f'{say}<p>{esc(t("handover_body", lang, who=name))}</p>{acts}'
+                    f'<button type="button"{plain} data-cmd="handover-ok">'
+                    f'{esc(ok)}</button></div></div>')
         outcome = view["outcome"]
         if outcome is None or self.animating:
             return ""
