@@ -26,6 +26,7 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "kiriai": ("pygames.kiriai", "KiriaiGame"),
     "cardia": ("pygames.cardia", "CardiaGame"),
     "canosa": ("pygames.canosa", "CanosaGame"),
+    "artofwar": ("pygames.artofwar", "ArtOfWarGame"),
 }
 _GAMES: dict[str, Game] = {}
 
@@ -56,14 +57,11 @@ def unregister(game_id: str) -> None:
 
 #: Games announced but not built yet: id -> names (shown as "coming" in the lobby).
 PLANNED: dict[str, dict[str, str]] = {
-    "artofwar": {"en": "ART OF WAR", "ja": "アート・オブ・ウォー"},
     "electors": {"en": "Electors", "ja": "選帝侯"},
 }
 #: One line per planned game for its lobby card (our own words; a playable game's line is
 #: its UI module's ``BLURB``).
 PLANNED_BLURBS: dict[str, dict[str, str]] = {
-    "artofwar": {"en": "A compact card battle on a 2×3 field.",
-                 "ja": "2×3の戦場で戦うコンパクトなカードバトル。"},
     "electors": {"en": "Prince-electors choose the next king. 2–4 players.",
                  "ja": "選帝侯となって次の王を選ぶ。2〜4人。"},
 }
