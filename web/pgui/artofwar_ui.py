@@ -1632,3 +1632,11 @@ def thumbnail(lang: str) -> str:
                        f'fill="{colours[seat]}" text-anchor="middle">{esc(card["c"])}</text>')
     out.append("</svg>")
     return "".join(out)
+
+
+# -- the deck builder and decks as options (pgui.table: TOOLS, OPTION_CHOICES, OPTION_STORE,
+# SEAT_OPTIONS); they live with the builder, pgui/artofwar_decks.py.
+from . import artofwar_decks as _decks  # noqa: E402
+
+TOOLS, OPTION_CHOICES = _decks.TOOLS, _decks.OPTION_CHOICES
+OPTION_STORE, SEAT_OPTIONS = _decks.OPTION_STORE, _decks.SEAT_OPTIONS
