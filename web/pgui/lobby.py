@@ -268,8 +268,9 @@ def _game_card(game: pygames.Game) -> str:
         f'aria-labelledby="title-{esc(gid)}">'
         f'{_thumbnail(gid)}<div class="tile-body">'
         f'<h2 id="title-{esc(gid)}">{bilingual(game.names)}</h2>'
-        f'<p class="meta"><span>{_players(game)} · {_minutes(gid)}</span>{_how_to_play(game)}</p>'
-        f'<p class="blurb">{bilingual(ui_module(gid).BLURB)}</p>{_tools(game)}'
+        f'<p class="meta"><span>{_players(game)} · {_minutes(gid)}</span>'
+        f'<span class="links">{_how_to_play(game)}{_tools(game)}</span></p>'
+        f'<p class="blurb">{bilingual(ui_module(gid).BLURB)}</p>'
         f'<form action="./play.html" method="get" class="start">'
         f'<input type="hidden" name="game" value="{esc(gid)}">'
         f'<input type="hidden" name="lang" value="en" class="lang-field">'
@@ -293,10 +294,10 @@ def _tools(game: pygames.Game) -> str:
         label = spec["label"]
         aria = {lang: f"{label[lang]} ({game.names[lang]})" for lang in LANGS}
         links.append("".join(
-            f'<a lang="{lang}" class="l-{lang} button tool" data-tool '
+            f'<a lang="{lang}" class="l-{lang} tool" data-tool '
             f'href="./play.html?game={esc(game.id)}&amp;tool={esc(name)}&amp;lang={lang}" '
             f'aria-label="{esc(aria[lang])}">{esc(label[lang])}</a>' for lang in LANGS))
-    return f'<p class="tools">{"".join(links)}</p>'
+    return "".join(links)
 
 
 def _planned_card(gid: str, names: dict[str, str]) -> str:
