@@ -168,3 +168,81 @@ def test_every_control_is_labelled_and_carries_what_was_typed():
     b.command("lang:en\nKeep me\nK1")  # switching language keeps what was typed
     html = b.html()
     assert 'value="Keep me"' in html and 'value="K1"' in html and "Deck name" in html
+
+
+# -- decks as options, through the shared layers (the game registered for these tests) -------
+@pytest.fixture
+def registered():
+    import pygames
+
+    known = "artofwar" in pygames.game_ids()
+    pygames.register("artofwar", "pygames.artofwar", "ArtOfWarGame")
+    yield pygames.get_game("artofwar")
+    if not known:
+        pygames.unregister("artofwar")
+
+
+def test_the_tile_links_the_builder_and_the_settings_offer_saved_decks(registered):
+    from pgui.lobby import render_lobby
+
+    html = render_lobby()
+    tile = outer(html, 'id="game-artofwar"')
+    links = [a for tag, a in tags(tile) if tag == "a" and "data-tool" in a]
+    assert [a["href"] for a in links] == [f"./play.html?game=artofwar&tool=decks&lang={lang}"
+                                          for lang in ("en", "ja")]
+    assert visible_text(tile).count("デッキ") >= 1
+    dialog = outer(tile, "<dialog")
+    for group in ("mine", "theirs", "deck1", "deck2"):
+        box = outer(dialog, f'id="artofwar-{group}"')
+        assert 'data-store="pygames.artofwar.decks."' in box, group
+        values = [a["value"] for tag, a in tags(box) if a.get("type") == "radio"]
+        assert sorted(values) == sorted(STARTER), group
+    checked = {a["name"]: a["value"] for tag, a in tags(dialog)
+               if a.get("type") == "radio" and "checked" in a}
+    assert checked["mine"] == STARTER[0] and checked["theirs"] == STARTER[1]
+    assert "あなたのデッキ" in visible_text(outer(dialog, 'id="artofwar-mine"'))
+    assert "ボットのデッキ" in visible_text(outer(dialog, 'id="artofwar-theirs"'))
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_your_deck_goes_to_your_seat_against_the_bot(registered, seat):
+    from pgui.session_glue import Session
+
+    s = Session()
+    r = s.open(f"game=artofwar&mode=bot&seat={seat}&mine=k3+s10+g10&theirs=K9W20&seed=4")
+    assert "error" not in r, r
+    table = s.table
+    assert table.options[f"deck{seat + 1}"] == "K3S10G10"
+    assert table.options[f"deck{2 - seat}"] == "K9W20"
+    assert table.state.view(seat)["kings"][seat] == 3
+
+
+@pytest.mark.parametrize("lang,words", [("en", "holds 19"), ("ja", "このデッキは19枚")])
+def test_a_bad_deck_in_a_table_link_is_explained(registered, lang, words):
+    from pgui.session_glue import Session
+
+    r = Session().open(f"game=artofwar&mode=hotseat&deck1=K1S4G4A4P4W3&lang={lang}")
+    assert words in r["reason"] and r["heading"]
+    label = "Player 1's deck" if lang == "en" else "プレイヤー1のデッキ"
+    assert label in r["reason"]
+
+
+def test_the_builder_opens_through_the_session_with_its_saved_decks(registered):
+    from pgui.session_glue import Session
+
+    stored = {"pygames.artofwar.decks.x1": json.dumps({"name": "Mine", "value": "K1S20"})}
+    s = Session()
+    r = s.open("game=artofwar&tool=decks&deck=K2A20&lang=ja", stored=json.dumps(stored))
+    assert r["css"] == "pgui/artofwar_decks.css" and r["local"] is None
+    assert 'data-deck="K2A20"' in r["html"] and "Mine" in r["html"]
+    r = s.command("save\n新しい\n")
+    assert [json.loads(op["text"])["value"] for op in r["store"]] == ["K2A20"]
+
+
+@pytest.mark.parametrize("lang,words", [("en", "at most 10 cards of one type"),
+                                        ("ja", "同じ兵種は10枚までです")])
+def test_a_deck_that_breaks_the_one_box_option_is_explained(registered, lang, words):
+    from pgui.session_glue import Session
+
+    r = Session().open(f"game=artofwar&mode=bot&mine=K1A20&max_copies_per_type=10&lang={lang}")
+    assert words in r["reason"] and r["heading"], r

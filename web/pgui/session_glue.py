@@ -346,6 +346,9 @@ class Session:
             reason = exc.message(lang)
         elif hasattr(exc, "message") and hasattr(exc, "code"):  # pygames.records.RecordError
             head, reason = "replay.bad_record", exc.message(lang)
+        elif isinstance(getattr(exc, "ja", None), str) and exc.ja:  # type: ignore[attr-defined]
+            # A game's own error in both languages (a deck that breaks another option's rule).
+            head, reason = "bad_link", exc.ja if lang == "ja" else str(exc)  # type: ignore[attr-defined]
         else:
             # Anything else comes from deeper down, in English: shown only to English readers.
             detail = str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc)
