@@ -816,3 +816,72 @@ class _Fixed:
 
     def random(self):
         return self.x
+
+
+# -- more of §5-§8 and §13 ----------------------------------------------------------------------
+def test_k006_attacks_with_x():
+    s = position({"deck1": "K6S4G4A4P4W4"}, fields=[{"Fa": "K"}, {"Fa": "G", "Fb": "K"}],
+                 hands=[["S", "A"], []])
+    play(s, "FaxFa")
+    assert s.events(None)[0]["atk"] == 2  # X: two cards in hand
+    assert s.view(None)["fields"][1]["Fa"]["dmg"] == 2
+
+
+def test_founding_right_after_a_capture_comes_before_the_conscription():
+    s = position(fields=[{"Fa": "G", "Fb": "K"}, {"Fa": {"c": "S", "up": False}}],
+                 waiting=[[], ["K", "A"]], kingdoms=[{"G": 1, "A": 1, "P": 1}, {}],
+                 hands=[[], []])
+    play(s, "FaxFa", "cap")
+    assert s.outcome()["reason"] == "founding" and s.outcome()["winners"] == [0]
+    assert "conscript" not in kinds(s)
+
+
+def test_recovery_damage_reset_and_sideways_through_the_opponents_turn():
+    s = position(fields=[{"Fa": "G", "Fb": "K"}, {"Fa": "S", "Fb": "K"}],
+                 hands=[["S"], ["S"]], decks=[["S", "S"], ["S", "S"]])
+    play(s, "FaxFa", "end")  # Guardian 1 damage on the Soldier; no window (unseen: no G)
+    v = s.view(None)
+    assert v["turn"] == 2 and v["fields"][1]["Fa"]["dmg"] == 0  # damage cleared
+    assert v["fields"][0]["Fa"]["up"] is False  # still sideways in P2's turn
+    assert v["hand_counts"] == [1, 2]  # P2 drew
+    play(s, "end")
+    assert s.view(None)["fields"][0]["Fa"]["up"] is True  # P1's recovery
+
+
+def test_the_draw_is_skipped_on_an_empty_deck():
+    s = position(fields=[{"Fa": "S"}, {"Fa": "S"}], hands=[["K"], ["K"]],
+                 decks=[[], ["S", "S"]], turn=2)
+    play(s, "end")
+    assert s.view(None)["turn"] == 3 and s.view(None)["hand_counts"][0] == 1
+    assert [e["t"] for e in s.events(None)] == ["end_turn", "turn", "recover"]
+
+
+def test_arrange_from_hand_displaces_to_hand_and_the_back_row_needs_a_front_card():
+    s = position(fields=[{"Fa": "S"}, {"Fa": "S"}], hands=[["K", "A"], ["K"]])
+    assert {"A>Fa", "A>Fb", "A>Fc", "A>Ba", "K>Ba"} <= set(s.legal_actions(0))
+    assert "A>Bb" not in s.legal_actions(0)
+    play(s, "A>Fa")
+    v = s.view(0)
+    assert v["hand"] == ["S", "K"] and v["fields"][0]["Fa"]["c"] == "A"
+    assert s.events(None)[-1] == {"t": "arrange", "p": 0, "c": "A", "to": "Fa",
+                                  "from": "hand", "out": "S", "out_to": "hand"}
+    assert not any("x" in a for a in s.legal_actions(0))  # no attack after an Arrange
+
+
+def test_determinize_reads_only_what_the_seat_sees():
+    """A state and its hidden twin (the opponent's hand and deck changed) give the same
+    worlds from the same seed: the determiniser never looks at the true state."""
+    import json
+
+    s = GAME.new_game(seed=8)
+    import random
+
+    rng = random.Random(1)
+    for _ in range(40):
+        p = s.to_move()[0]
+        s.apply(p, rng.choice(s.legal_actions(p)))
+    twin = s.hidden_twin(0)
+    assert twin is not None and twin.hands != s.hands
+    worlds = [GAME.determinize(0, x.view(0), x.events(0), pygames.Rng(5)) for x in (s, twin)]
+    assert json.dumps(worlds[0].view(None)) == json.dumps(worlds[1].view(None))
+    assert worlds[0].hands == worlds[1].hands and worlds[0].decks == worlds[1].decks
