@@ -1359,10 +1359,11 @@ class ArtOfWarState(State):
             kind_now = self.window[0]  # type: ignore[index]
             want = "Guardian" if kind_now == "guardian" else "Wizard"
             if kind == "sup" and action in ("+G", "+KG", "+W", "+KW"):
-                card = "King" if b else TYPE_NAMES[CARDS[a]]["en"]
-                if TYPE_NAMES[CARDS[a]]["en"] != want:
-                    return f"this window takes a {want} (or your King as one), not a {card}"
-                return f"you hold no {card}"
+                card = TYPE_NAMES[CARDS[a]]["en"]
+                if card != want:
+                    what = f"your King as a {card}" if b else f"a {card}"
+                    return f"this window takes a {want} (or your King as one), not {what}"
+                return "you hold no King" if b else f"you hold no {card}"
             return f"now answer with a {want} (+{want[0]}, +K{want[0]}) or pass"
         if ph in names:
             if kind == "enter" and ph == "limit":

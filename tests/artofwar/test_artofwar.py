@@ -810,6 +810,15 @@ def test_random_play_ends_every_way(registered):
     assert seen == {"end_of_war", "founding", "execution", "draw"}
 
 
+def test_the_long_battery_runs_on_the_registered_game(registered):
+    """pygames.battery's random games (every option value in turn, junk refused without
+    change, records replayed every 50th game), here 1,500 of them."""
+    from pygames import battery
+
+    result = battery.run("artofwar", 1500)
+    assert result["games"] == 1500 and result["failures"] == []
+
+
 class _Fixed:
     def __init__(self, x):
         self.x = x
