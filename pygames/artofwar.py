@@ -521,24 +521,58 @@ class ArtOfWarGame(Game):
 
     def determinize(self, seat: int, view: dict[str, Any], events: list[dict[str, Any]],
                     rng: Rng) -> ArtOfWarState:
-        """A state ``seat`` cannot tell from the real one, from ``view`` alone (the events
-        add nothing a view lacks: every public card is in it, and ``unseen`` already is
-        each seat's hand ∪ deck).
+        """A state ``seat`` cannot tell from the real one, made from ``view`` and
+        ``events`` (this seat's, from the start) only.
 
         Kept: everything public and the seat's own hand. Sampled with ``rng``: the
-        opponent's hand (``hand_counts`` cards of its ``unseen`` ones; its King is in it
-        when it is nowhere else), the rest of its ``unseen`` cards as its deck, and the
-        seat's own deck order (its ``unseen`` cards not in its hand), both shuffled
-        uniformly (nothing in this game ever reveals a deck's order). The world is quiet
-        (no events) and has an empty record."""
+        opponent's hand, ``hand_counts`` cards of its ``unseen`` ones (hand ∪ deck), with
+        what the events prove is in it: its King when it is nowhere else, and each card an
+        Arrange from hand sent back to it that no card of its type has left the hand
+        since; the rest of its ``unseen`` cards are its deck. Both decks are shuffled
+        uniformly (nothing in this game reveals a deck's order). The world is quiet (no
+        events) and has an empty record."""
         if seat not in (0, 1):
             raise ValueError(f"there is no seat {seat!r} in ART OF WAR")
+        opp = 1 - seat
+        known = known_in_hand(events, opp)
+        left = dict(view["unseen"][opp])
+        size = view["hand_counts"][opp]
+        hand = [KING] * left.get(KING, 0)
+        left[KING] = 0
+        for c in range(5):
+            take = min(known[c], left[TYPES[c]], size - len(hand))
+            hand += [TYPES[c]] * take
+            left[TYPES[c]] -= take
+        rest = [t for t in TYPES for _ in range(left[t])]
+        rng.shuffle(rest)
+        hand += rest[:size - len(hand)]
+        hands: list[Any] = [None, None]
+        hands[seat], hands[opp] = view["hand"], hand
         position = dict(view)
-        position["you"] = seat
+        position["hands"] = hands
         position["seed"] = rng.randbelow(1 << 62)
         world = _load_position(self, position, view.get("options"))
         world.quiet = True
         return world
+
+
+def known_in_hand(events: list[dict[str, Any]], p: int) -> list[int]:
+    """Per card (:data:`CARDS` order), how many the events prove are in seat ``p``'s hand
+    now beyond its King: cards an Arrange from hand sent back to it, less one for each
+    card of that type that has left the hand since (it may have been that one)."""
+    known = [0] * 6
+    for e in events:
+        if e.get("p") != p:
+            continue
+        t = e["t"]
+        if t == "mulligan":
+            known = [0] * 6
+        elif t in ("support", "enter", "place") or (t == "arrange" and e["from"] == "hand"):
+            c = _IDX[e["c"]]
+            known[c] = max(0, known[c] - 1)
+            if t == "arrange" and e.get("out_to") == "hand":
+                known[_IDX[e["out"]]] += 1
+    return known
 
 
 # -- the state -----------------------------------------------------------------------------

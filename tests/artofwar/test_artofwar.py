@@ -101,8 +101,8 @@ def e4(options=None):
 def test_e4_accumulation_archer_support_and_the_threshold():
     s = play(e4(), "FaxFa", "FbxFa", "+A", "aFa")
     assert s.view(None)["fields"][1]["Fa"]["dmg"] == 3
-    play(s, "FcxFa")
-    assert "Fa" not in s.view(None)["fields"][1] or s.view(None)["fields"][1]["Fa"]["c"] != "G"
+    play(s, "FcxFa")  # 4 > 3: destroyed
+    assert s.view(None)["fields"][1] == {"Fb": {"c": "K", "up": True, "dmg": 0}}
     assert s.view(None)["graveyards"][1] == ["G"]
     s = play(e4({"destroy_when": "reaches"}), "FaxFa", "FbxFa", "+A", "aFa")
     assert s.view(None)["graveyards"][1] == ["G"]
@@ -894,3 +894,21 @@ def test_determinize_reads_only_what_the_seat_sees():
     worlds = [GAME.determinize(0, x.view(0), x.events(0), pygames.Rng(5)) for x in (s, twin)]
     assert json.dumps(worlds[0].view(None)) == json.dumps(worlds[1].view(None))
     assert worlds[0].hands == worlds[1].hands and worlds[0].decks == worlds[1].decks
+
+
+def test_a_card_sent_back_to_a_hand_stays_in_it_in_every_determinised_world():
+    """P2 arranged its King from hand onto its Soldier: P1 saw the Soldier go back to P2's
+    hand, so every world P1 samples has it there (until a Soldier leaves that hand)."""
+    s = position(fields=[{"Fa": "S", "Fb": "K"}, {"Fa": "S"}], hands=[["G"], ["K", "A"]],
+                 turn=2)
+    play(s, "K>Fa")
+    assert s.view(1)["hand"] == ["S", "A"]
+    for seed in range(20):
+        world = GAME.determinize(0, s.view(0), s.events(0), pygames.Rng(seed))
+        assert world.hands[1][0] >= 1  # the Soldier
+    play(s, "+S")  # a Soldier left the hand: it may have been that one
+    if s.to_move() == [0]:
+        play(s, "pass")
+    worlds = [GAME.determinize(0, s.view(0), s.events(0), pygames.Rng(seed)).hands[1][0]
+              for seed in range(30)]
+    assert set(worlds) == {0, 1}
