@@ -297,8 +297,9 @@ STRINGS: dict[str, dict[str, str]] = {
                                  "終戦：両方の山札が尽きた。王国 {a}–{b}、墓地 {ga}–{gb}。"),
     "artofwar.ev.other": _s("({kind} event)", "（{kind}の出来事）"),
     # Game over
-    "artofwar.r.founding": _s("Founding: {who} had more cards than the opponent in {n} of the 5 types.",
-                              "建国：{who}が5種中{n}種で相手より多くのカードを王国に持った。"),
+    "artofwar.r.founding": _s(
+        "Founding: {who} had more cards than the opponent in at least 4 of the 5 kingdom types.",
+        "建国：{who}が王国の5兵種のうち4種以上で相手より多くのカードを持った。"),
     "artofwar.r.execution": _s("Execution: {who} destroyed or captured the enemy King.",
                                "処刑：{who}が敵のキングを破壊または捕獲した。"),
     "artofwar.r.annihilation": _s("Annihilation: the opponent of {who} had to conscript and could not field 2 cards.",
@@ -308,6 +309,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "artofwar.r.end_of_war_grave": _s(
         "End of War: both decks ran out with equal kingdoms; {who} had fewer cards in the graveyard ({ga}–{gb}).",
         "終戦：両方の山札が尽き、王国は同数。{who}の墓地のほうが少なかった（{ga}–{gb}）。"),
+    "artofwar.r.end_of_war_plain": _s(
+        "End of War: both decks ran out; {who} had the larger kingdom (or, with equal "
+        "kingdoms, the smaller graveyard).",
+        "終戦：両方の山札が尽き、{who}の王国が大きかった（同数なら墓地が少なかった）。"),
     "artofwar.r.draw": _s("End of War: equal kingdoms and equal graveyards. A draw.",
                           "終戦：王国も墓地も同数のため引き分け。"),
     "artofwar.r.other": _s("{who} won.", "{who}の勝ち。"),
@@ -592,9 +597,10 @@ def move_text(action: str, player: int, lang: str) -> str:
                 "ja": f"{cell_name(m.group(1), lang)}が{cell_name(m.group(2), lang)}を攻撃"}[
                     "ja" if lang == "ja" else "en"]
     ja = lang == "ja"
-    fixed = {"keep": _s("keep", "手札で始める"), "mull": _s("mulligan", "引き直し"),
-             "end": _s("end turn", "手番終了"), "pass": _s("pass", "パス"),
-             "cap": _s("capture", "捕獲"), "dmg": _s("damage", "ダメージ")}
+    fixed = {"keep": _s("keeps the opening hand", "最初の手札で始める"),
+             "mull": _s("mulligan", "引き直し"), "end": _s("ends the turn", "手番終了"),
+             "pass": _s("passes", "パス"), "cap": _s("captures", "捕獲"),
+             "dmg": _s("deals the damage", "ダメージを与える")}
     if action in fixed:
         return fixed[action]["ja" if ja else "en"]
     if action.startswith("+K") and len(action) == 3:
@@ -632,6 +638,8 @@ def _card_at(event: dict[str, Any], view: dict[str, Any] | None, lang: str,
     name = card_name(c, lang, king) if c else ""
     cell = event.get("cell") or event.get("to")
     whose = forms(owner, me, lang)["whose_l" if lang == "en" else "whose"]
+    if not name:  # the event names the cell only
+        return f"{whose}{cell_name(cell, lang)}" if lang == "ja" else f"{whose} {cell_name(cell, lang)}"
     if lang == "ja":
         return f"{whose}{name}（{cell_name(cell, lang)}）" if cell else f"{whose}{name}"
     return f"{whose} {name} at {cell_name(cell, lang)}" if cell else f"{whose} {name}"
@@ -702,7 +710,7 @@ def describe(event: dict[str, Any], lang: str, view: dict[str, Any] | None = Non
         return _cap(t("artofwar.ev.damage", lang, target=_card_at(event, view, lang),
                       n=event.get("n", 0), total=event.get("total", event.get("n", 0))))
     if kind == "capture":
-        owner = event.get("owner", 1 - p if p in (0, 1) else None)
+        owner = event.get("from") if event.get("from") in (0, 1) else (1 - p if p in (0, 1) else None)
         target = _card_at({**event, "p": owner}, view, lang)
         return t("artofwar.ev.capture", lang, **f, target=target)
     if kind == "destroy":
@@ -734,13 +742,15 @@ def describe(event: dict[str, Any], lang: str, view: dict[str, Any] | None = Non
     winner = event.get("winner", p)
     wf = forms(winner, me, lang)
     if kind == "founding":
-        return t("artofwar.ev.founding", lang, **wf, n=event.get("n", 4))
+        types = event.get("types") or [4, 4]
+        n = types[winner] if winner in (0, 1) and len(types) == 2 else 4
+        return t("artofwar.ev.founding", lang, **wf, n=n)
     if kind == "execution":
-        loser = 1 - winner if winner in (0, 1) else None
+        loser = p if p in (0, 1) else (1 - winner if winner in (0, 1) else None)
         target = _card_at({"p": loser, "c": "K", "cell": event.get("cell")}, view, lang)
         return t("artofwar.ev.execution", lang, **wf, target=target)
     if kind == "annihilation":
-        loser = 1 - winner if winner in (0, 1) else None
+        loser = p if p in (0, 1) else (1 - winner if winner in (0, 1) else None)
         return t("artofwar.ev.annihilation", lang, **wf, loser=forms(loser, me, lang)["who"])
     if kind == "end_of_war":
         a, b = (event.get("kingdoms") or [0, 0])[:2]
@@ -757,13 +767,13 @@ def result_reason(outcome: dict[str, Any], lang: str) -> str:
         return t("artofwar.r.draw", lang)
     name = who(winners[0], lang)
     if reason == "founding":
-        return t("artofwar.r.founding", lang, who=name, n=outcome.get("n", 4))
+        return t("artofwar.r.founding", lang, who=name)
     if reason in ("execution", "annihilation"):
         return t(f"artofwar.r.{reason}", lang, who=name)
     if reason == "end_of_war":
-        k = outcome.get("kingdoms") or outcome.get("scores") or [0, 0]
-        g = outcome.get("graveyards") or [0, 0]
-        w = winners[0]
+        k, g, w = outcome.get("kingdoms"), outcome.get("graveyards"), winners[0]
+        if not k or not g:  # the outcome does not carry the counts: the log has them
+            return t("artofwar.r.end_of_war_plain", lang, who=name)
         if k[0] == k[1]:
             return t("artofwar.r.end_of_war_grave", lang, who=name, ga=g[w], gb=g[1 - w])
         return t("artofwar.r.end_of_war", lang, who=name, a=k[w], b=k[1 - w])
