@@ -473,3 +473,60 @@ def test_the_ui_modules_doctests():
     import doctest
 
     assert doctest.testmod(ui, verbose=False).failed == 0
+
+
+# =========================================================================== playback
+KEPT = ("fields", "waiting", "kingdoms", "graveyards", "hand_counts", "deck_counts", "hand")
+
+
+def test_a_playback_steps_from_the_table_before_to_the_table_after(game):
+    """Played back step by step, the events of each action take the table drawn before
+    it to exactly the one after it (fields, lines, kingdoms, graveyards, counts, hand)."""
+    steps = 0
+    for seed in range(30):
+        s = game.new_game(seed=seed, options={} if seed % 3 else {"deck2": "K5S10G10"})
+        rng = random.Random(seed)
+        me = seed % 2
+        while not s.is_over():
+            p = s.to_move()[0]
+            before, count = s.view(me), s.event_count()
+            s.apply(p, rng.choice(s.legal_actions(p)))
+            board = ui.board_at(before, s.events(me, count))
+            after = s.view(me)
+            assert board is not None
+            assert {k: board[k] for k in KEPT} == {k: after[k] for k in KEPT}, s.events(me, count)
+            steps += 1
+    assert steps > 2000
+
+
+def test_during_a_playback_the_step_is_worded_and_skip_is_the_only_control():
+    for seed in range(20):
+        table = Table("artofwar", mode="bot", seed=seed, lang="en", speed=900)
+        rng = random.Random(seed)
+        for _ in range(400):
+            if table.animating or table.over:
+                break
+            cmds = [c for c in enabled_commands(table.html())
+                    if c.startswith(("act:", "hand:", "cell:", "foe:", "wait", "kingdom:"))]
+            table.command(rng.choice(cmds))
+        if table.animating:
+            break
+    html = table.html()
+    assert [c for c in enabled_commands(html) if not c.startswith("lang:")] == ["skip"]
+    step = next(e for e in table.state.events(0, table.since)[:table.shown - table.since][::-1]
+                if e["t"] in ui.STEP_EVENTS)
+    status = htmllib.unescape(re.search(r"data-status>(.*?)</p>", html).group(1))
+    assert status == ui.describe(step, "en", table.state.view(0))
+    assert f'data-reveal="{step["t"]}"' in html
+    table.skip()
+    assert not table.animating and "skip" not in enabled_commands(table.html())
+
+
+def test_every_button_has_words_for_a_screen_reader(game):
+    for s, p in random_states(game, 4, first_seed=600):
+        for lang in ("en", "ja"):
+            html = screen(s.view(p), s.legal_actions(p), lang)
+            for tag, inner in re.findall(r"(<button\b[^>]*>)(.*?)</button>", html, re.S):
+                label = re.search(r'aria-label="([^"]+)"', tag)
+                text = re.sub(r"<[^>]+>", "", re.sub(r'<span class="face".*', "", inner))
+                assert (label and label.group(1).strip()) or text.strip(), tag

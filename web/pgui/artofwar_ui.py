@@ -69,7 +69,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "artofwar.waiting_of": _s("{whose} waiting line {n}/{cap}", "{whose}待機エリア {n}/{cap}"),
     "artofwar.waiting": _s("Waiting line {n}/{cap}", "待機エリア {n}/{cap}"),
     "artofwar.waiting_empty": _s("empty", "なし"),
-    "artofwar.kingdom": _s("Kingdom {n}", "王国 {n}"),
+    "artofwar.kingdom": _s("Kingdom ({n})", "王国（{n}）"),
     "artofwar.kingdom_of": _s("{whose} kingdom", "{whose}王国"),
     "artofwar.deck_n": _s("Deck {n}", "山札 {n}"),
     "artofwar.hand_n": _s("Hand {n}", "手札 {n}"),
@@ -104,6 +104,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "artofwar.chain": _s("Placed in answer: {items}", "対応で置かれたカード：{items}"),
     "artofwar.pending": _s("{whose} {card} waits to act as a {as_} support",
                            "{whose}{card}が{as_}支援として効果待ち"),
+    "artofwar.pending_plain": _s("{whose} {as_} support waits to act", "{whose}{as_}支援が効果待ち"),
     # Card faces and labels
     "artofwar.atk": _s("ATK", "攻"),
     "artofwar.def": _s("DEF", "防"),
@@ -203,6 +204,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "{what}。ウィザードを置いて無効にするか、パスしてください。"),
     "artofwar.w.support": _s("{who} {you|place|places} {card} as a {as_} support ({effect})",
                              "{who}が{card}を{as_}支援として置いた（{effect}）"),
+    "artofwar.w.support_plain": _s("{who} {you|place|places} a {as_} support ({effect})",
+                                   "{who}が{as_}支援を置いた（{effect}）"),
+    "artofwar.eff_them.S": _s("+1 ATK for all their cards this turn",
+                              "この手番、相手の全カードの攻撃力+1"),
+    "artofwar.eff_them.A": _s("1 damage to one of your cards", "あなたのカード1枚に1ダメージ"),
+    "artofwar.eff_them.P": _s("one of their cards moves", "相手のカード1枚が移動"),
     "artofwar.w.guardian": _s("{who} {you|place|places} {card} as a Guardian to cancel your attack",
                               "{who}が{card}をガーディアンとして置き、あなたの攻撃を無効にしようとしている"),
     "artofwar.w.wizard": _s("{who} {you|place|places} {card} as a Wizard to cancel your {prev}",
@@ -822,7 +829,18 @@ def _apply_event(b: dict[str, Any], e: dict[str, Any], me: Any) -> None:
         b["deck_counts"][p] = max(0, b["deck_counts"][p] - n)
         if p == me and b.get("hand") is not None and e.get("cards"):
             b["hand"] = sorted(b["hand"] + list(e["cards"]), key=CARDS.index)
+    elif kind == "mulligan":
+        if e.get("mull"):  # the 3 cards go back into the deck (a draw follows)
+            b["hand_counts"][p] -= 3
+            b["deck_counts"][p] += 3
+            if p == me and b.get("hand") is not None:
+                for c in e.get("cards") or []:
+                    b["hand"].remove(c)
     elif kind == "kingdom":
+        # Set-up step 5; the King joined the hand just before (no event says so).
+        b["hand_counts"][p] += 1
+        if p == me and b.get("hand") is not None and "K" not in b["hand"]:
+            b["hand"].append("K")
         b["deck_counts"][p] = max(0, b["deck_counts"][p] - 1)
         b["kingdoms"][p][e["c"]] = b["kingdoms"][p].get(e["c"], 0) + 1
     elif kind == "place":
@@ -861,11 +879,6 @@ def _apply_event(b: dict[str, Any], e: dict[str, Any], me: Any) -> None:
     elif kind == "support":
         _from_hand(b, p, e["c"], me)
         b["waiting"][p].append(e["c"])
-        if (e.get("as") or e["c"]) == "S" and p == b.get("active"):
-            b["bonus"] = b.get("bonus", 0) + 1  # corrected by a cancel
-    elif kind == "cancel":
-        if e.get("c") == "S" or e.get("as") == "S":
-            b["bonus"] = max(0, b.get("bonus", 0) - 1)
     elif kind == "damage":
         fields[p][e["cell"]]["dmg"] = e.get("total", e.get("n", 0))
     elif kind in ("capture", "destroy"):
@@ -1251,7 +1264,12 @@ def _battle_state(s: _Screen) -> str:
         items.append(f'<li class="chain">{esc(t("artofwar.chain", lang, items=_join(parts, lang)))}</li>')
     pend = view.get("pending")
     if pend:
-        items.append(f'<li class="pending">{esc(t("artofwar.pending", lang, whose=forms(pend["p"], me, lang)["whose"], card=card_name(pend["c"], lang, kings(view)[pend["p"]]), as_=card_name(pend["as"], lang)))}</li>')
+        whose = forms(pend["p"], me, lang)["whose"]
+        as_ = card_name(pend["as"], lang)
+        text = (t("artofwar.pending_plain", lang, whose=whose, as_=as_) if pend["c"] == pend["as"]
+                else t("artofwar.pending", lang, whose=whose, as_=as_,
+                       card=card_name(pend["c"], lang, kings(view)[pend["p"]])))
+        items.append(f'<li class="pending">{esc(text)}</li>')
     if not items:
         return ""
     return f'<ul class="battle">{"".join(items)}</ul>'
@@ -1293,8 +1311,14 @@ def _answer_what(view: dict[str, Any], me: int | None, lang: str) -> str:
     pend = view.get("pending") or {}
     if pend:
         f = forms(pend["p"], me, lang)
+        # Said to the player answering it: the effect as it falls on them.
+        effect = (t(f"artofwar.eff_them.{pend['as']}", lang) if pend["p"] != me
+                  else _support_effect(pend["as"], lang))
+        if pend["c"] == pend["as"]:
+            return t("artofwar.w.support_plain", lang, **f, as_=card_name(pend["as"], lang),
+                     effect=effect)
         return t("artofwar.w.support", lang, **f, card=card_name(pend["c"], lang, ks[pend["p"]]),
-                 as_=card_name(pend["as"], lang), effect=_support_effect(pend["as"], lang))
+                 as_=card_name(pend["as"], lang), effect=effect)
     return t("artofwar.p.resolving", lang)
 
 
@@ -1502,6 +1526,9 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
     board = view
     if animating and before is not None and since is not None:
         board = board_at({**before, "you": me}, events[since:shown]) or view
+        # A Soldier support's bonus starts when its Wizard window closes, which no event
+        # marks: the bonus on screen is the view's.
+        board["bonus"] = view.get("bonus", 0)
     s = _Screen(board if animating else view, legal, lang, sel, acting)
     s.phase = view.get("phase", "")
     steps = [e for e in events[since or 0:shown] if e["t"] in STEP_EVENTS] if animating else []
