@@ -64,11 +64,9 @@ STRINGS: dict[str, dict[str, str]] = {
     # Places
     "artofwar.front": _s("front {lane}", "前列{lane}"),
     "artofwar.back": _s("back {lane}", "後列{lane}"),
-    "artofwar.lane": _s("lane {lane}", "{lane}列"),
     "artofwar.field_of": _s("{whose} battlefield", "{whose}戦場"),
     "artofwar.waiting_of": _s("{whose} waiting line {n}/{cap}", "{whose}待機エリア {n}/{cap}"),
     "artofwar.waiting": _s("Waiting line {n}/{cap}", "待機エリア {n}/{cap}"),
-    "artofwar.waiting_empty": _s("empty", "なし"),
     "artofwar.kingdom": _s("Kingdom ({n})", "王国（{n}）"),
     "artofwar.kingdom_of": _s("{whose} kingdom", "{whose}王国"),
     "artofwar.deck_n": _s("Deck {n}", "山札 {n}"),
@@ -130,7 +128,6 @@ STRINGS: dict[str, dict[str, str]] = {
                               "{atk}ダメージ（防御力{d}にダメージ{total}：残る）"),
     "artofwar.out_king": _s(" It is the King: taking it wins the game.",
                             "キングなので、倒せば勝ちです。"),
-    "artofwar.selected": _s("selected", "選択中"),
     "artofwar.cancel": _s("Cancel", "選び直す"),
     "artofwar.hand_limit": _s("Hand limit {n}", "手札上限 {n}"),
     "artofwar.may_hold": _s("Still unseen (hand and deck): {items}", "未公開（手札と山札）：{items}"),
@@ -243,8 +240,6 @@ STRINGS: dict[str, dict[str, str]] = {
     # The pass-and-play hand-over for a window
     "artofwar.h.guardian": _s("{whose} {card} attacks {target_whose} {target} at {to}.",
                               "{whose}{card}が{target_whose}{target}（{to}）を攻撃。"),
-    "artofwar.h.conscript": _s("{who} must conscript: the battlefield is empty.",
-                               "{who}は戦場が空になったので徴兵します。"),
     "artofwar.h.pass": _s("Pass (no answer)", "パス（対応しない）"),
     # Log
     "artofwar.ev.draw_seen": _s("{who} {you|draw|draws} {cards}.", "{who}は{cards}を引いた。"),
@@ -1193,7 +1188,18 @@ def _panel(s: _Screen, p: int, seat_label: str) -> str:
             f'<details class="grave" data-count="{len(grave)}"><summary>'
             f'{esc(t("artofwar.grave_n", lang, n=len(grave)))}</summary>'
             f'<ol aria-label="{esc(t("artofwar.grave_of", lang, whose=f["whose"]))}">{pile}</ol>'
-            f'</details>{_open_hand(view, p, lang)}</section>')
+            f'</details>{_unseen(view, p, lang)}{_open_hand(view, p, lang)}</section>')
+
+
+def _unseen(view: dict[str, Any], p: int, lang: str) -> str:
+    """The cards a seat may still hold (its hand and deck together: public by deduction),
+    which is also why a Guardian or Wizard window opens."""
+    unseen = (view.get("unseen") or [{}, {}])[p]
+    if p == view.get("you") or not unseen:
+        return ""
+    items = _join([f"{t(f'artofwar.short.{c}', lang)} {unseen[c]}" for c in CARDS
+                   if unseen.get(c)], lang) or t("artofwar.none", lang)
+    return f'<p class="unseen">{esc(t("artofwar.may_hold", lang, items=items))}</p>'
 
 
 def _open_hand(view: dict[str, Any], p: int, lang: str) -> str:
@@ -1642,17 +1648,10 @@ def thumbnail(lang: str) -> str:
     the engine's public view; the same in both languages)."""
     import pygames
 
-    state = pygames.get_game("artofwar").new_game(seed=5)
-    steps = 0
-    while not state.is_over() and steps < 400:
-        view = state.view(None)
-        if view.get("turn", 0) >= 5 and all(len(f) >= 2 for f in view["fields"]):
-            break
-        p = state.to_move()[0]
-        legal = state.legal_actions(p)
-        pick = next((a for a in legal if ">F" in a or ">B" in a), None)
-        state.apply(p, pick or next((a for a in legal if a in ("keep", "end", "pass", "dmg")), legal[0]))
-        steps += 1
+    state = pygames.get_game("artofwar").from_position({
+        "fields": [{"Fa": "S", "Fb": "K", "Fc": {"c": "A", "up": False}, "Bb": "W"},
+                   {"Fa": "G", "Fb": {"c": "P", "dmg": 1}, "Fc": "S", "Ba": "A", "Bc": "K"}],
+        "hands": [["S", "G"], ["W", "P"]]})
     view = state.view(None)
     colours = ("#b8322a", "#2a5a9c")
     out = ['<svg viewBox="0 0 300 150" focusable="false" font-family="system-ui, sans-serif">',
