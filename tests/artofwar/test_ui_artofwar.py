@@ -14,6 +14,7 @@ from __future__ import annotations
 import html as htmllib
 import random
 import re
+from html.parser import HTMLParser
 
 import pytest
 from helpers.tables import enabled_commands
@@ -530,3 +531,52 @@ def test_every_button_has_words_for_a_screen_reader(game):
                 label = re.search(r'aria-label="([^"]+)"', tag)
                 text = re.sub(r"<[^>]+>", "", re.sub(r'<span class="face".*', "", inner))
                 assert (label and label.group(1).strip()) or text.strip(), tag
+
+
+class _Marks(HTMLParser):
+    """Each enabled data-cmd button, and whether a [data-choice] element holds it."""
+
+    VOID = {"br", "img", "input", "wbr", "meta", "link", "hr", "rect"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[bool] = []
+        self.buttons: list[tuple[str, bool]] = []
+        self.marked: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "data-choice" in a:
+            self.marked.add((a.get("class") or tag).split()[0])
+        inside = (bool(self.stack) and self.stack[-1]) or "data-choice" in a
+        if tag == "button" and "data-cmd" in a and "disabled" not in a:
+            self.buttons.append((a["data-cmd"], inside))
+        if tag not in self.VOID:
+            self.stack.append(inside)
+
+    def handle_startendtag(self, tag, attrs):
+        pass
+
+    def handle_endtag(self, tag):
+        if tag not in self.VOID and self.stack:
+            self.stack.pop()
+
+
+def test_every_control_of_the_current_choice_is_inside_a_data_choice_mark(game):
+    checked = 0
+    for s, p in random_states(game, 6, first_seed=700):
+        sel = ui.new_selection()
+        legal = s.legal_actions(p)
+        first = next((c for c in enabled_commands(screen(s.view(p), legal))
+                      if c.startswith(("hand:", "cell:"))), None)
+        if first:  # with a pick too: the cells it lights are marked
+            ui.handle(first, sel, legal, s.view(p))
+        for chosen in (ui.new_selection(), sel):
+            marks = _Marks()
+            marks.feed(screen(s.view(p), legal, sel=chosen))
+            assert all(inside for _, inside in marks.buttons), [
+                c for c, inside in marks.buttons if not inside]
+            # The controls themselves, not the whole table (a phone cannot show it at once).
+            assert marks.marked <= {"controls", "ahand", "field", "waiting", "kingdom"}
+            checked += len(marks.buttons)
+    assert checked > 1000

@@ -1136,7 +1136,8 @@ def _waiting(s: _Screen, p: int) -> str:
         else:
             items.append('<li class="slot free" aria-hidden="true"></li>')
     label = t("artofwar.waiting_of", lang, whose=forms(p, s.me, lang)["whose"], n=len(line), cap=cap)
-    return (f'<div class="waiting s{p}" data-seat="{p}" data-count="{len(line)}">'
+    mark = " data-choice" if any("data-cmd" in i for i in items) else ""
+    return (f'<div class="waiting s{p}" data-seat="{p}" data-count="{len(line)}"{mark}>'
             f'<span class="wl">{esc(t("artofwar.waiting", lang, n=len(line), cap=cap))}</span>'
             f'<ol aria-label="{esc(label)}">{"".join(items)}</ol></div>')
 
@@ -1159,7 +1160,8 @@ def _kingdom(s: _Screen, p: int) -> str:
             items.append(f'<li class="kc{lead}">{text}</li>')
     total = sum(counts.get(c, 0) for c in TYPES)
     label = t("artofwar.kingdom_of", lang, whose=forms(p, s.me, lang)["whose"])
-    return (f'<div class="kingdom s{p}" data-seat="{p}" data-total="{total}">'
+    mark = " data-choice" if any("data-cmd" in i for i in items) else ""
+    return (f'<div class="kingdom s{p}" data-seat="{p}" data-total="{total}"{mark}>'
             f'<span class="kl">{esc(t("artofwar.kingdom", lang, n=total))}</span>'
             f'<ul aria-label="{esc(label)}">{"".join(items)}</ul></div>')
 
