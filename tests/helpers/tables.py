@@ -4,6 +4,7 @@ commands a random clicker leaves alone, and the buttons a screen offers."""
 from __future__ import annotations
 
 import re
+from html import unescape
 
 #: Commands a random clicker leaves alone: they leave the game (or its language), not play
 #: it. The browser's clickers leave more alone (helpers/browser.py).
@@ -18,5 +19,5 @@ def enabled_commands(html: str) -> list[str]:
     for tag in re.findall(r"<button\b[^>]*>", html):
         m = re.search(r'data-cmd="([^"]*)"', tag)
         if m and " disabled" not in tag:
-            cmds.append(m.group(1).replace("&amp;", "&").replace("&quot;", '"'))
+            cmds.append(unescape(m.group(1)))  # as the browser reads it (S&gt;w: S>w)
     return cmds

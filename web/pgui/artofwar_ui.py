@@ -64,12 +64,10 @@ STRINGS: dict[str, dict[str, str]] = {
     # Places
     "artofwar.front": _s("front {lane}", "前列{lane}"),
     "artofwar.back": _s("back {lane}", "後列{lane}"),
-    "artofwar.lane": _s("lane {lane}", "{lane}列"),
     "artofwar.field_of": _s("{whose} battlefield", "{whose}戦場"),
     "artofwar.waiting_of": _s("{whose} waiting line {n}/{cap}", "{whose}待機エリア {n}/{cap}"),
     "artofwar.waiting": _s("Waiting line {n}/{cap}", "待機エリア {n}/{cap}"),
-    "artofwar.waiting_empty": _s("empty", "なし"),
-    "artofwar.kingdom": _s("Kingdom {n}", "王国 {n}"),
+    "artofwar.kingdom": _s("Kingdom ({n})", "王国（{n}）"),
     "artofwar.kingdom_of": _s("{whose} kingdom", "{whose}王国"),
     "artofwar.deck_n": _s("Deck {n}", "山札 {n}"),
     "artofwar.hand_n": _s("Hand {n}", "手札 {n}"),
@@ -104,6 +102,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "artofwar.chain": _s("Placed in answer: {items}", "対応で置かれたカード：{items}"),
     "artofwar.pending": _s("{whose} {card} waits to act as a {as_} support",
                            "{whose}{card}が{as_}支援として効果待ち"),
+    "artofwar.pending_plain": _s("{whose} {as_} support waits to act", "{whose}{as_}支援が効果待ち"),
     # Card faces and labels
     "artofwar.atk": _s("ATK", "攻"),
     "artofwar.def": _s("DEF", "防"),
@@ -129,7 +128,6 @@ STRINGS: dict[str, dict[str, str]] = {
                               "{atk}ダメージ（防御力{d}にダメージ{total}：残る）"),
     "artofwar.out_king": _s(" It is the King: taking it wins the game.",
                             "キングなので、倒せば勝ちです。"),
-    "artofwar.selected": _s("selected", "選択中"),
     "artofwar.cancel": _s("Cancel", "選び直す"),
     "artofwar.hand_limit": _s("Hand limit {n}", "手札上限 {n}"),
     "artofwar.may_hold": _s("Still unseen (hand and deck): {items}", "未公開（手札と山札）：{items}"),
@@ -203,6 +201,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "{what}。ウィザードを置いて無効にするか、パスしてください。"),
     "artofwar.w.support": _s("{who} {you|place|places} {card} as a {as_} support ({effect})",
                              "{who}が{card}を{as_}支援として置いた（{effect}）"),
+    "artofwar.w.support_plain": _s("{who} {you|place|places} a {as_} support ({effect})",
+                                   "{who}が{as_}支援を置いた（{effect}）"),
+    "artofwar.eff_them.S": _s("+1 ATK for all their cards this turn",
+                              "この手番、相手の全カードの攻撃力+1"),
+    "artofwar.eff_them.A": _s("1 damage to one of your cards", "あなたのカード1枚に1ダメージ"),
+    "artofwar.eff_them.P": _s("one of their cards moves", "相手のカード1枚が移動"),
     "artofwar.w.guardian": _s("{who} {you|place|places} {card} as a Guardian to cancel your attack",
                               "{who}が{card}をガーディアンとして置き、あなたの攻撃を無効にしようとしている"),
     "artofwar.w.wizard": _s("{who} {you|place|places} {card} as a Wizard to cancel your {prev}",
@@ -236,8 +240,6 @@ STRINGS: dict[str, dict[str, str]] = {
     # The pass-and-play hand-over for a window
     "artofwar.h.guardian": _s("{whose} {card} attacks {target_whose} {target} at {to}.",
                               "{whose}{card}が{target_whose}{target}（{to}）を攻撃。"),
-    "artofwar.h.conscript": _s("{who} must conscript: the battlefield is empty.",
-                               "{who}は戦場が空になったので徴兵します。"),
     "artofwar.h.pass": _s("Pass (no answer)", "パス（対応しない）"),
     # Log
     "artofwar.ev.draw_seen": _s("{who} {you|draw|draws} {cards}.", "{who}は{cards}を引いた。"),
@@ -297,8 +299,9 @@ STRINGS: dict[str, dict[str, str]] = {
                                  "終戦：両方の山札が尽きた。王国 {a}–{b}、墓地 {ga}–{gb}。"),
     "artofwar.ev.other": _s("({kind} event)", "（{kind}の出来事）"),
     # Game over
-    "artofwar.r.founding": _s("Founding: {who} had more cards than the opponent in {n} of the 5 types.",
-                              "建国：{who}が5種中{n}種で相手より多くのカードを王国に持った。"),
+    "artofwar.r.founding": _s(
+        "Founding: {who} had more cards than the opponent in at least 4 of the 5 kingdom types.",
+        "建国：{who}が王国の5兵種のうち4種以上で相手より多くのカードを持った。"),
     "artofwar.r.execution": _s("Execution: {who} destroyed or captured the enemy King.",
                                "処刑：{who}が敵のキングを破壊または捕獲した。"),
     "artofwar.r.annihilation": _s("Annihilation: the opponent of {who} had to conscript and could not field 2 cards.",
@@ -308,6 +311,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "artofwar.r.end_of_war_grave": _s(
         "End of War: both decks ran out with equal kingdoms; {who} had fewer cards in the graveyard ({ga}–{gb}).",
         "終戦：両方の山札が尽き、王国は同数。{who}の墓地のほうが少なかった（{ga}–{gb}）。"),
+    "artofwar.r.end_of_war_plain": _s(
+        "End of War: both decks ran out; {who} had the larger kingdom (or, with equal "
+        "kingdoms, the smaller graveyard).",
+        "終戦：両方の山札が尽き、{who}の王国が大きかった（同数なら墓地が少なかった）。"),
     "artofwar.r.draw": _s("End of War: equal kingdoms and equal graveyards. A draw.",
                           "終戦：王国も墓地も同数のため引き分け。"),
     "artofwar.r.other": _s("{who} won.", "{who}の勝ち。"),
@@ -592,9 +599,10 @@ def move_text(action: str, player: int, lang: str) -> str:
                 "ja": f"{cell_name(m.group(1), lang)}が{cell_name(m.group(2), lang)}を攻撃"}[
                     "ja" if lang == "ja" else "en"]
     ja = lang == "ja"
-    fixed = {"keep": _s("keep", "手札で始める"), "mull": _s("mulligan", "引き直し"),
-             "end": _s("end turn", "手番終了"), "pass": _s("pass", "パス"),
-             "cap": _s("capture", "捕獲"), "dmg": _s("damage", "ダメージ")}
+    fixed = {"keep": _s("keeps the opening hand", "最初の手札で始める"),
+             "mull": _s("mulligan", "引き直し"), "end": _s("ends the turn", "手番終了"),
+             "pass": _s("passes", "パス"), "cap": _s("captures", "捕獲"),
+             "dmg": _s("deals the damage", "ダメージを与える")}
     if action in fixed:
         return fixed[action]["ja" if ja else "en"]
     if action.startswith("+K") and len(action) == 3:
@@ -632,6 +640,8 @@ def _card_at(event: dict[str, Any], view: dict[str, Any] | None, lang: str,
     name = card_name(c, lang, king) if c else ""
     cell = event.get("cell") or event.get("to")
     whose = forms(owner, me, lang)["whose_l" if lang == "en" else "whose"]
+    if not name:  # the event names the cell only
+        return f"{whose}{cell_name(cell, lang)}" if lang == "ja" else f"{whose} {cell_name(cell, lang)}"
     if lang == "ja":
         return f"{whose}{name}（{cell_name(cell, lang)}）" if cell else f"{whose}{name}"
     return f"{whose} {name} at {cell_name(cell, lang)}" if cell else f"{whose} {name}"
@@ -702,7 +712,7 @@ def describe(event: dict[str, Any], lang: str, view: dict[str, Any] | None = Non
         return _cap(t("artofwar.ev.damage", lang, target=_card_at(event, view, lang),
                       n=event.get("n", 0), total=event.get("total", event.get("n", 0))))
     if kind == "capture":
-        owner = event.get("owner", 1 - p if p in (0, 1) else None)
+        owner = event.get("from") if event.get("from") in (0, 1) else (1 - p if p in (0, 1) else None)
         target = _card_at({**event, "p": owner}, view, lang)
         return t("artofwar.ev.capture", lang, **f, target=target)
     if kind == "destroy":
@@ -734,13 +744,15 @@ def describe(event: dict[str, Any], lang: str, view: dict[str, Any] | None = Non
     winner = event.get("winner", p)
     wf = forms(winner, me, lang)
     if kind == "founding":
-        return t("artofwar.ev.founding", lang, **wf, n=event.get("n", 4))
+        types = event.get("types") or [4, 4]
+        n = types[winner] if winner in (0, 1) and len(types) == 2 else 4
+        return t("artofwar.ev.founding", lang, **wf, n=n)
     if kind == "execution":
-        loser = 1 - winner if winner in (0, 1) else None
+        loser = p if p in (0, 1) else (1 - winner if winner in (0, 1) else None)
         target = _card_at({"p": loser, "c": "K", "cell": event.get("cell")}, view, lang)
         return t("artofwar.ev.execution", lang, **wf, target=target)
     if kind == "annihilation":
-        loser = 1 - winner if winner in (0, 1) else None
+        loser = p if p in (0, 1) else (1 - winner if winner in (0, 1) else None)
         return t("artofwar.ev.annihilation", lang, **wf, loser=forms(loser, me, lang)["who"])
     if kind == "end_of_war":
         a, b = (event.get("kingdoms") or [0, 0])[:2]
@@ -757,13 +769,13 @@ def result_reason(outcome: dict[str, Any], lang: str) -> str:
         return t("artofwar.r.draw", lang)
     name = who(winners[0], lang)
     if reason == "founding":
-        return t("artofwar.r.founding", lang, who=name, n=outcome.get("n", 4))
+        return t("artofwar.r.founding", lang, who=name)
     if reason in ("execution", "annihilation"):
         return t(f"artofwar.r.{reason}", lang, who=name)
     if reason == "end_of_war":
-        k = outcome.get("kingdoms") or outcome.get("scores") or [0, 0]
-        g = outcome.get("graveyards") or [0, 0]
-        w = winners[0]
+        k, g, w = outcome.get("kingdoms"), outcome.get("graveyards"), winners[0]
+        if not k or not g:  # the outcome does not carry the counts: the log has them
+            return t("artofwar.r.end_of_war_plain", lang, who=name)
         if k[0] == k[1]:
             return t("artofwar.r.end_of_war_grave", lang, who=name, ga=g[w], gb=g[1 - w])
         return t("artofwar.r.end_of_war", lang, who=name, a=k[w], b=k[1 - w])
@@ -812,7 +824,18 @@ def _apply_event(b: dict[str, Any], e: dict[str, Any], me: Any) -> None:
         b["deck_counts"][p] = max(0, b["deck_counts"][p] - n)
         if p == me and b.get("hand") is not None and e.get("cards"):
             b["hand"] = sorted(b["hand"] + list(e["cards"]), key=CARDS.index)
+    elif kind == "mulligan":
+        if e.get("mull"):  # the 3 cards go back into the deck (a draw follows)
+            b["hand_counts"][p] -= 3
+            b["deck_counts"][p] += 3
+            if p == me and b.get("hand") is not None:
+                for c in e.get("cards") or []:
+                    b["hand"].remove(c)
     elif kind == "kingdom":
+        # Set-up step 5; the King joined the hand just before (no event says so).
+        b["hand_counts"][p] += 1
+        if p == me and b.get("hand") is not None and "K" not in b["hand"]:
+            b["hand"].append("K")
         b["deck_counts"][p] = max(0, b["deck_counts"][p] - 1)
         b["kingdoms"][p][e["c"]] = b["kingdoms"][p].get(e["c"], 0) + 1
     elif kind == "place":
@@ -851,11 +874,6 @@ def _apply_event(b: dict[str, Any], e: dict[str, Any], me: Any) -> None:
     elif kind == "support":
         _from_hand(b, p, e["c"], me)
         b["waiting"][p].append(e["c"])
-        if (e.get("as") or e["c"]) == "S" and p == b.get("active"):
-            b["bonus"] = b.get("bonus", 0) + 1  # corrected by a cancel
-    elif kind == "cancel":
-        if e.get("c") == "S" or e.get("as") == "S":
-            b["bonus"] = max(0, b.get("bonus", 0) - 1)
     elif kind == "damage":
         fields[p][e["cell"]]["dmg"] = e.get("total", e.get("n", 0))
     elif kind in ("capture", "destroy"):
@@ -1118,7 +1136,8 @@ def _waiting(s: _Screen, p: int) -> str:
         else:
             items.append('<li class="slot free" aria-hidden="true"></li>')
     label = t("artofwar.waiting_of", lang, whose=forms(p, s.me, lang)["whose"], n=len(line), cap=cap)
-    return (f'<div class="waiting s{p}" data-seat="{p}" data-count="{len(line)}">'
+    mark = " data-choice" if any("data-cmd" in i for i in items) else ""
+    return (f'<div class="waiting s{p}" data-seat="{p}" data-count="{len(line)}"{mark}>'
             f'<span class="wl">{esc(t("artofwar.waiting", lang, n=len(line), cap=cap))}</span>'
             f'<ol aria-label="{esc(label)}">{"".join(items)}</ol></div>')
 
@@ -1141,7 +1160,8 @@ def _kingdom(s: _Screen, p: int) -> str:
             items.append(f'<li class="kc{lead}">{text}</li>')
     total = sum(counts.get(c, 0) for c in TYPES)
     label = t("artofwar.kingdom_of", lang, whose=forms(p, s.me, lang)["whose"])
-    return (f'<div class="kingdom s{p}" data-seat="{p}" data-total="{total}">'
+    mark = " data-choice" if any("data-cmd" in i for i in items) else ""
+    return (f'<div class="kingdom s{p}" data-seat="{p}" data-total="{total}"{mark}>'
             f'<span class="kl">{esc(t("artofwar.kingdom", lang, n=total))}</span>'
             f'<ul aria-label="{esc(label)}">{"".join(items)}</ul></div>')
 
@@ -1170,7 +1190,18 @@ def _panel(s: _Screen, p: int, seat_label: str) -> str:
             f'<details class="grave" data-count="{len(grave)}"><summary>'
             f'{esc(t("artofwar.grave_n", lang, n=len(grave)))}</summary>'
             f'<ol aria-label="{esc(t("artofwar.grave_of", lang, whose=f["whose"]))}">{pile}</ol>'
-            f'</details>{_open_hand(view, p, lang)}</section>')
+            f'</details>{_unseen(view, p, lang)}{_open_hand(view, p, lang)}</section>')
+
+
+def _unseen(view: dict[str, Any], p: int, lang: str) -> str:
+    """The cards a seat may still hold (its hand and deck together: public by deduction),
+    which is also why a Guardian or Wizard window opens."""
+    unseen = (view.get("unseen") or [{}, {}])[p]
+    if p == view.get("you") or not unseen:
+        return ""
+    items = _join([f"{t(f'artofwar.short.{c}', lang)} {unseen[c]}" for c in CARDS
+                   if unseen.get(c)], lang) or t("artofwar.none", lang)
+    return f'<p class="unseen">{esc(t("artofwar.may_hold", lang, items=items))}</p>'
 
 
 def _open_hand(view: dict[str, Any], p: int, lang: str) -> str:
@@ -1241,7 +1272,12 @@ def _battle_state(s: _Screen) -> str:
         items.append(f'<li class="chain">{esc(t("artofwar.chain", lang, items=_join(parts, lang)))}</li>')
     pend = view.get("pending")
     if pend:
-        items.append(f'<li class="pending">{esc(t("artofwar.pending", lang, whose=forms(pend["p"], me, lang)["whose"], card=card_name(pend["c"], lang, kings(view)[pend["p"]]), as_=card_name(pend["as"], lang)))}</li>')
+        whose = forms(pend["p"], me, lang)["whose"]
+        as_ = card_name(pend["as"], lang)
+        text = (t("artofwar.pending_plain", lang, whose=whose, as_=as_) if pend["c"] == pend["as"]
+                else t("artofwar.pending", lang, whose=whose, as_=as_,
+                       card=card_name(pend["c"], lang, kings(view)[pend["p"]])))
+        items.append(f'<li class="pending">{esc(text)}</li>')
     if not items:
         return ""
     return f'<ul class="battle">{"".join(items)}</ul>'
@@ -1283,8 +1319,14 @@ def _answer_what(view: dict[str, Any], me: int | None, lang: str) -> str:
     pend = view.get("pending") or {}
     if pend:
         f = forms(pend["p"], me, lang)
+        # Said to the player answering it: the effect as it falls on them.
+        effect = (t(f"artofwar.eff_them.{pend['as']}", lang) if pend["p"] != me
+                  else _support_effect(pend["as"], lang))
+        if pend["c"] == pend["as"]:
+            return t("artofwar.w.support_plain", lang, **f, as_=card_name(pend["as"], lang),
+                     effect=effect)
         return t("artofwar.w.support", lang, **f, card=card_name(pend["c"], lang, ks[pend["p"]]),
-                 as_=card_name(pend["as"], lang), effect=_support_effect(pend["as"], lang))
+                 as_=card_name(pend["as"], lang), effect=effect)
     return t("artofwar.p.resolving", lang)
 
 
@@ -1492,6 +1534,9 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
     board = view
     if animating and before is not None and since is not None:
         board = board_at({**before, "you": me}, events[since:shown]) or view
+        # A Soldier support's bonus starts when its Wizard window closes, which no event
+        # marks: the bonus on screen is the view's.
+        board["bonus"] = view.get("bonus", 0)
     s = _Screen(board if animating else view, legal, lang, sel, acting)
     s.phase = view.get("phase", "")
     steps = [e for e in events[since or 0:shown] if e["t"] in STEP_EVENTS] if animating else []
@@ -1605,17 +1650,10 @@ def thumbnail(lang: str) -> str:
     the engine's public view; the same in both languages)."""
     import pygames
 
-    state = pygames.get_game("artofwar").new_game(seed=5)
-    steps = 0
-    while not state.is_over() and steps < 400:
-        view = state.view(None)
-        if view.get("turn", 0) >= 5 and all(len(f) >= 2 for f in view["fields"]):
-            break
-        p = state.to_move()[0]
-        legal = state.legal_actions(p)
-        pick = next((a for a in legal if ">F" in a or ">B" in a), None)
-        state.apply(p, pick or next((a for a in legal if a in ("keep", "end", "pass", "dmg")), legal[0]))
-        steps += 1
+    state = pygames.get_game("artofwar").from_position({
+        "fields": [{"Fa": "S", "Fb": "K", "Fc": {"c": "A", "up": False}, "Bb": "W"},
+                   {"Fa": "G", "Fb": {"c": "P", "dmg": 1}, "Fc": "S", "Ba": "A", "Bc": "K"}],
+        "hands": [["S", "G"], ["W", "P"]]})
     view = state.view(None)
     colours = ("#b8322a", "#2a5a9c")
     out = ['<svg viewBox="0 0 300 150" focusable="false" font-family="system-ui, sans-serif">',
