@@ -92,7 +92,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "artofwar.founding": _s("Founding", "建国"),
     "artofwar.founding_both": _s(
         "{a_who} {you_a|lead|leads} {a}, {b_who} {b} of the 5 types (4 win)",
-        "{a_who}{a}種・{b_who}{b}種で上回る（5種中4種で勝ち）"),
+        "上回る兵種：{a_who} {a}、{b_who} {b}（5種中4種で勝ち）"),
     "artofwar.founding_row": _s("{type}: {a} to {b}", "{type}：{a}対{b}"),
     "artofwar.founding_table": _s("Kingdoms compared type by type (the opponent's above, yours below)",
                                   "王国の兵種ごとの比較（上が相手、下が自分）"),
