@@ -236,7 +236,7 @@ def test_a_picked_attacker_lights_its_targets_marked_capture_destroy_or_damage(g
     marks, html = _marks(game, FIGHT, "Fb")  # Soldier, X = 3 = the Guardian's DEF
     assert marks == {"Fb": "capture"}
     assert "ATK 3 = 3 cards in your hand + 0 Soldier bonus" in html
-    button = re.search(r'<button [^>]*data-cell="Fb" data-owner="1"[^>]*>', html).group(0)
+    button = re.search(r'<button [^>]*data-cell="Fb" data-owner="1".*?</button>', html).group(0)
     assert 'data-cmd="foe:Fb"' in button
     assert "Player 2's Guardian at front b, upright" in htmllib.unescape(button)
     assert "can capture it (ATK 3 = DEF 3)" in htmllib.unescape(button)

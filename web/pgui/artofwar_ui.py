@@ -90,13 +90,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "artofwar.done_attacked": _s("attacked", "攻撃済み"),
     "artofwar.done_entered": _s("entered", "入国済み"),
     "artofwar.founding": _s("Founding", "建国"),
-    "artofwar.founding_lead": _s("{who} {you|lead|leads} {n} of 5 types (4 win)",
-                                 "{who}が5種中{n}種で上回る（4種で勝ち）"),
-    "artofwar.founding_none": _s("Nobody leads a type yet (4 of 5 win)",
-                                 "まだどの兵種も差がありません（5種中4種で勝ち）"),
+    "artofwar.founding_both": _s(
+        "{a_who} {you_a|lead|leads} {a}, {b_who} {b} of the 5 types (4 win)",
+        "上回る兵種：{a_who} {a}、{b_who} {b}（5種中4種で勝ち）"),
     "artofwar.founding_row": _s("{type}: {a} to {b}", "{type}：{a}対{b}"),
-    "artofwar.founding_table": _s("Kingdoms compared type by type",
-                                  "王国の兵種ごとの比較"),
+    "artofwar.founding_table": _s("Kingdoms compared type by type (the opponent's above, yours below)",
+                                  "王国の兵種ごとの比較（上が相手、下が自分）"),
     "artofwar.attack_now": _s("{whose} {card} at {from_} attacks {target} at {to} (ATK {atk})",
                               "{whose}{card}（{from_}）が{target}（{to}）を攻撃（攻撃力{atk}）"),
     "artofwar.chain": _s("Placed in answer: {items}", "対応で置かれたカード：{items}"),
@@ -1011,6 +1010,7 @@ class _Screen:
         self.top = 1 - self.bottom
         self.phase = view.get("phase", "")
         self.choice_on_field = False
+        self.animating = False
 
 
 def _own_cell_cmd(s: _Screen, cell: str) -> tuple[str | None, str]:
@@ -1092,8 +1092,10 @@ def _cell_html(s: _Screen, owner: int, cell: str) -> str:
         mark_attr = ' data-mark="reach"'
     classes = f"cell {orient} {light} s{owner}".strip()
     if cmd:
-        return (f'<button type="button" class="{classes}" {data}{mark_attr} data-cmd="{esc(cmd)}" '
-                f'aria-label="{esc(label)}">{inner}{mark}</button>')
+        # The words are the button's own (hidden) text: its name starts with what it shows.
+        face = "" if card is None else inner
+        return (f'<button type="button" class="{classes}" {data}{mark_attr} data-cmd="{esc(cmd)}">'
+                f'<span class="sr-only">{esc(label)}</span>{face}{mark}</button>')
     return f'<div class="{classes}" {data}{mark_attr} role="img" aria-label="{esc(label)}">{inner}{mark}</div>'
 
 
@@ -1185,12 +1187,14 @@ def _panel(s: _Screen, p: int, seat_label: str) -> str:
             f'{esc(t("artofwar.hand_n", lang, n=view["hand_counts"][p]))}</span>'
             f'<span data-deck="{view["deck_counts"][p]}">'
             f'{esc(t("artofwar.deck_n", lang, n=view["deck_counts"][p]))}</span>'
+            f'<span data-kingdom="{sum(view["kingdoms"][p].get(c, 0) for c in TYPES)}">'
+            f'{esc(t("artofwar.kingdom", lang, n=sum(view["kingdoms"][p].get(c, 0) for c in TYPES)))}</span>'
             f'<span class="king" data-king="{king}">{esc(t("artofwar.king", lang, name=king_name(king)))}'
             f'{_king_note(king, lang)}<span class="sr-only"> ({esc(kstats)})</span></span></p>'
             f'<details class="grave" data-count="{len(grave)}"><summary>'
             f'{esc(t("artofwar.grave_n", lang, n=len(grave)))}</summary>'
             f'<ol aria-label="{esc(t("artofwar.grave_of", lang, whose=f["whose"]))}">{pile}</ol>'
-            f'</details>{_unseen(view, p, lang)}{_open_hand(view, p, lang)}</section>')
+            f'{_unseen(view, p, lang)}</details>{_open_hand(view, p, lang)}</section>')
 
 
 def _unseen(view: dict[str, Any], p: int, lang: str) -> str:
@@ -1237,9 +1241,9 @@ def _founding(s: _Screen) -> str:
                     f'aria-label="{esc(words)}"><span class="fb">{nb}</span>'
                     f'<span class="ft">{esc(t(f"artofwar.short.{c}", lang))}</span>'
                     f'<span class="fa">{na}</span></li>')
-    says = [t("artofwar.founding_lead", lang, **forms(p, me, lang), n=leads[p])
-            for p in (a, b) if leads[p]]
-    head = " · ".join(says) if says else t("artofwar.founding_none", lang)
+    fa, fb = forms(a, me, lang), forms(b, me, lang)
+    head = t("artofwar.founding_both", lang, a_who=fa["who"], you_a=fa["you"], a=leads[a],
+             b_who=fb["who_l"], b=leads[b])
     return (f'<section class="founding" data-leads="{leads[0]}-{leads[1]}" '
             f'aria-label="{esc(t("artofwar.founding_table", lang))}">'
             f'<p class="fhead"><b>{esc(t("artofwar.founding", lang))}</b> {esc(head)}</p>'
@@ -1441,21 +1445,30 @@ def _hand(s: _Screen, hand_view: dict[str, Any]) -> tuple[str, bool]:
             # Only the first copy of a type carries the command (all copies are the same).
             first = c not in (hand_view.get("hand") or [])[:i]
             if first:
-                items.append(f'<button type="button" class="{cls}" data-cmd="{esc(cmd)}"{pressed} '
-                             f'aria-label="{esc(label)}">{face}</button>')
+                items.append(f'<button type="button" class="{cls}" data-cmd="{esc(cmd)}"{pressed}>'
+                             f'<span class="sr-only">{esc(label)}</span>{face}</button>')
                 continue
         items.append(f'<div class="{cls}" role="img" aria-label="{esc(label)}">{face}</div>')
     title = (t("artofwar.hand_of", lang, whose=forms(me, None, lang)["whose"])
              if hand_view.get("open_hands") else t("artofwar.hand", lang))
-    mark = " data-choice" if choice else ""
+    # Nothing to choose (the other side is choosing): the hand is what comes next.
+    mark = " data-choice" if choice or not (s.acting or s.animating) else ""
     body = "".join(items) or f'<p class="muted">{esc(t("artofwar.none", lang))}</p>'
-    return (f'<section class="ahand" aria-label="{esc(title)}"{mark}><h2>{esc(title)}</h2>'
+    return (f'<section class="ahand" aria-label="{esc(title)}"{mark}><h2 class="sr-only">{esc(title)}</h2>'
             f'<div class="cards">{body}</div></section>'), choice
 
 
-def _button(action: str, label: str, cls: str = "") -> str:
+def _button(action: str, label: str, cls: str = "", *, split: bool = False) -> str:
+    """An action's button; ``split``: the words after the label's first colon (what it
+    does) go on a second, smaller line."""
     klass = f' class="{cls}"' if cls else ""
-    return f'<button type="button"{klass} data-cmd="act:{esc(action)}">{esc(label)}</button>'
+    text = esc(label)
+    if split:
+        m = re.match(r"(.+?)([:：] ?)(.+)", label)
+        if m:
+            text = (f'{esc(m.group(1))}<span class="sr-only">{esc(m.group(2))}</span>'
+                    f'<small class="does">{esc(m.group(3))}</small>')
+    return f'<button type="button"{klass} data-cmd="act:{esc(action)}">{text}</button>'
 
 
 def _controls(s: _Screen) -> str:
@@ -1472,10 +1485,11 @@ def _controls(s: _Screen) -> str:
         c = "G" if kind == "guardian" else "W"
         effect = _support_effect(c, lang)
         if f"+{c}" in legal:
-            out.append(_button(f"+{c}", t("artofwar.b.support", lang, card=card_name(c, lang), effect=effect)))
+            out.append(_button(f"+{c}", t("artofwar.b.support", lang, card=card_name(c, lang), effect=effect),
+                               "two", split=True))
         if f"+K{c}" in legal:
             out.append(_button(f"+K{c}", t("artofwar.b.king_support", lang, card=card_name(c, lang),
-                                           effect=effect)))
+                                           effect=effect), "two", split=True))
         if "pass" in legal:
             out.append(_button("pass", t("artofwar.b.pass", lang), "primary"))
     elif s.phase == "capture":
@@ -1502,9 +1516,10 @@ def _controls(s: _Screen) -> str:
                     c = a[-1]
                     key = "artofwar.b.king_support" if src == "K" else "artofwar.b.support"
                     out.append(_button(a, t(key, lang, card=card_name(c, lang),
-                                            effect=_support_effect(c, lang))))
+                                            effect=_support_effect(c, lang)), "two", split=True))
             if f"e{src}" in legal:
-                out.append(_button(f"e{src}", t("artofwar.b.enter", lang, card=card_name(src, lang))))
+                out.append(_button(f"e{src}", t("artofwar.b.enter", lang, card=card_name(src, lang)),
+                                   "two", split=True))
         if src or s.sel.get("at"):
             out.append(f'<button type="button" data-cmd="cancel">{esc(t("artofwar.cancel", lang))}</button>')
         if "end" in legal:
@@ -1539,6 +1554,7 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
         board["bonus"] = view.get("bonus", 0)
     s = _Screen(board if animating else view, legal, lang, sel, acting)
     s.phase = view.get("phase", "")
+    s.animating = animating
     steps = [e for e in events[since or 0:shown] if e["t"] in STEP_EVENTS] if animating else []
     current = steps[-1] if steps else None
     if animating:
@@ -1551,19 +1567,24 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
     reveal = ""
     if current is not None:
         reveal = f' data-reveal="{esc(current["t"])}"'
+    # Phone first: the field, your lines, the status, the buttons and your hand one under
+    # the other, so the whole of a choice is on one screen; the Founding comparison after.
     parts = [
         _header(s, s.view),
         _panel(s, top, labels[top]),
-        f'<div class="side-lines top">{_kingdom(s, top)}{_waiting(s, top)}</div>',
-        f'<div class="battlefield"{reveal}>{field}{_founding(s)}</div>',
+        f'<div class="side-lines top">{_waiting(s, top)}</div>',
+        _founding(s),
+        f'<div class="battlefield"{reveal}>{field}</div>',
         _battle_state(s),
-        f'<div class="side-lines bottom">{_waiting(s, bottom)}{_kingdom(s, bottom)}</div>',
+        f'<div class="side-lines bottom">{_waiting(s, bottom)}</div>',
         f'<p class="prompt" role="status" aria-live="polite" data-status>{esc(ask)}</p>',
     ]
     if animating:
         parts.append(f'<div class="controls" data-choice><button type="button" data-cmd="skip">'
                      f'{esc(t("skip", lang))}</button></div>')
     else:
+        if s.acting and any(a.startswith("k") for a in legal):  # conscription from the kingdom
+            parts.append(f'<div class="side-lines bottom">{_kingdom(s, bottom)}</div>')
         parts.append(_controls(s))
     if me in (0, 1) and s.view.get("hand") is not None:
         hand, _ = _hand(s, s.view)
