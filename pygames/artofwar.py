@@ -477,6 +477,19 @@ class ArtOfWarGame(Game):
                                 f"プレイヤー{seat}のデッキ：{exc.ja}") from None
         return resolved
 
+    def sample_options(self, rng: Any) -> dict[str, Any]:
+        """Two random legal decks (any King, 20 troops spread at random over the types,
+        at most 10 of a type so the "one box" option accepts them too), for the battery."""
+        out = {}
+        for name in ("deck1", "deck2"):
+            counts = dict.fromkeys(TYPES, 0)
+            while sum(counts.values()) < DECK_TROOPS:
+                t = TYPES[int(rng.random() * len(TYPES))]
+                if counts[t] < 10:
+                    counts[t] += 1
+            out[name] = deck_code(1 + int(rng.random() * len(KINGS)), counts)
+        return out
+
     def _new_state(self, seed: int, players: int, options: dict[str, Any]) -> ArtOfWarState:
         return ArtOfWarState(self, seed, players, options)
 
