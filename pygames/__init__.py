@@ -4,7 +4,7 @@ The same code runs in CPython (tests, bots, benchmarks) and in the browser (Pyod
 
 >>> import pygames
 >>> pygames.game_ids()
-['kiriai', 'cardia', 'canosa']
+['kiriai', 'cardia', 'canosa', 'artofwar']
 >>> pygames.get_game("kiriai").names["en"]
 'Kiri-ai: The Duel'
 """

@@ -23,6 +23,7 @@ QUERIES = {
     "kiriai": "game=kiriai&mode=bot&bot=easy&speed=0&seed=5",
     "cardia": "game=cardia&mode=bot&bot=easy&speed=0&seed=6",
     "canosa": "game=canosa&mode=bot&bot=easy&speed=0&seed=7&layout=small",
+    "artofwar": "game=artofwar&mode=bot&bot=easy&speed=0&seed=8",
 }
 
 

@@ -664,9 +664,8 @@ def test_sheet_groups():
 
 @pytest.fixture
 def registered():
-    pygames.register("artofwar", "pygames.artofwar", "ArtOfWarGame")
-    yield pygames.get_game("artofwar")
-    pygames.unregister("artofwar")
+    """The game as the registry gives it (every shared layer reads the registry)."""
+    return pygames.get_game("artofwar")
 
 
 # -- the shared API checks, on random legal decks and option sets ---------------------------

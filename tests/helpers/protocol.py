@@ -7,7 +7,6 @@ import itertools
 import math
 import random
 
-
 #: Above this many combinations, :func:`option_combos` varies one option at a time.
 MAX_COMBOS = 24
 

@@ -6,6 +6,7 @@ versions its envelope). This script plays each game at a table the way the page 
 ``local`` result) and writes what the page would have stored::
 
     .venv/bin/python tests/helpers/saved_fixtures.py     # (re)write the fixtures
+    .venv/bin/python tests/helpers/saved_fixtures.py artofwar   # one game's only
 
 Each game lists what is played in ``tests/<game id>/saved_plays.json``, ``{name: [query,
 moves]}``: a table's query and how many actions to play (a large number: to the end).
@@ -17,6 +18,7 @@ Rewrite them only on purpose: old fixtures are the point.
 
 from __future__ import annotations
 
+import html
 import json
 import random
 from pathlib import Path
@@ -77,7 +79,8 @@ def play(query: str, moves: int, rng: random.Random) -> dict:
             continue
         if len(table.played) >= moves or table.over:
             break
-        cmds = re.findall(r'data-cmd="([^"]+)"(?![^>]*disabled)', table.html())
+        cmds = [html.unescape(c) for c in
+                re.findall(r'data-cmd="([^"]+)"(?![^>]*disabled)', table.html())]
         cmds = [c for c in cmds if not c.startswith(("lang:", "rematch", "dismiss", "skip",
                                                      "undo"))]
         urgent = [c for c in ("confirm", "handover-ok") if c in cmds]
@@ -93,8 +96,12 @@ def play(query: str, moves: int, rng: random.Random) -> dict:
                      "moves": len(table.played), "over": table.over}}
 
 
-def main() -> None:
+def main(only: list[str] | None = None) -> None:
+    """Write the fixtures (of the games in ``only``, e.g. a game just added: the command
+    line's arguments; none: every game)."""
     for name, (gid, query, moves) in plays().items():
+        if only and gid not in only:
+            continue
         data = play(query, moves, random.Random(name))
         fixture_dir(gid).mkdir(parents=True, exist_ok=True)
         (fixture_dir(gid) / f"{name}.json").write_text(
@@ -103,4 +110,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(sys.argv[1:])
