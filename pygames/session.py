@@ -367,7 +367,7 @@ TO_GUEST: dict[str, dict[str, str]] = {
     "end": {"match": "int", "secret": "hex64", "values": "dict", "record": "dict",
             "nonces": "dict"},
     "error": {"code": "str", "message": "str", "re": "int?"},
-    "pong": {},
+    "pong": {"match": "int?"},
 }
 
 
@@ -646,7 +646,7 @@ class Host:
         return self._full(seat, msg.get("known"))
 
     def _on_ping(self, seat: int, msg: dict[str, Any]) -> list[Send]:
-        return self._send(seat, {"type": "pong"})
+        return self._send(seat, {"type": "pong", "match": self.match})
 
     def moved_peers(self) -> set[str]:
         """Connections whose seat was taken over by another connection (told so)."""
@@ -1042,11 +1042,13 @@ class Guest:
 
     def poll(self) -> list[Send]:
         """Call when nothing has come for a while, or after reconnecting: asks the host
-        for whatever may have been lost (nothing once the game is over and checked)."""
+        for whatever may have been lost (once the game is over and checked, only whether a
+        rematch began: a ``ping``, whose ``pong`` names the host's match)."""
         if self.seat is None or self._awaiting_welcome:
             return self.join()
         if self.over and not self.awaiting_end:
-            return []
+            # Checked and done: only ask whether a rematch began (its state may be lost).
+            return self.ping()
         self._awaiting_state = True
         known = None if self.over else self._hash
         return self._send({"type": "resync", "known": known})
@@ -1059,6 +1061,8 @@ class Guest:
         return self._send({"type": "ping"})
 
     def _on_pong(self, msg: dict[str, Any]) -> list[Send]:
+        if msg.get("match") is not None and msg["match"] > self.match:
+            return self._ask_resync()   # the host began a rematch whose state was lost
         return []
 
     def _ask_resync(self) -> list[Send]:

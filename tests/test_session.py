@@ -690,6 +690,22 @@ def test_rematch_makes_a_new_seed_the_same_way(game_id):
     assert table.guest.seat == GSEAT
 
 
+
+def test_a_lost_rematch_state_is_found_by_the_guests_poll():
+    """After a checked game the guest's poll asks only whether a rematch began (a ping);
+    if the rematch's state was lost on the way, the pong's match number brings it."""
+    table = Table("kiriai", 5, bad=False)
+    table.play()
+    assert table.guest.verdict.ok
+    table.host.rematch()                      # its state message is lost
+    sent = table.guest.poll()
+    assert [json.loads(s.text)["type"] for s in sent] == ["ping"]
+    table.post_guest(sent)
+    table.play(until=lambda: table.guest.match == 2 and table.guest.started)
+    table.play()
+    table.check_same_end()
+    assert table.guest.verdict.ok
+
 # -- the local API -------------------------------------------------------------------------
 def test_local_choices_out_of_turn_raise():
     table = started("kiriai")
