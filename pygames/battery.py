@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import random
 import sys
 import time
@@ -35,6 +36,34 @@ __all__ = ["play_one", "run"]
 
 MAX_ACTIONS = 10_000
 JUNK = ("", "??", "\x00", "ZZZZZZ")
+
+
+#: Above this many combinations, :func:`option_combos` varies one option at a time.
+MAX_COMBOS = 24
+
+
+def option_combos(game: Any) -> list[dict[str, Any]]:
+    """The option sets the shared tests (and the Pyodide agreement check) play: every
+    combination of every option's values when there are at most :data:`MAX_COMBOS` of
+    them; otherwise the defaults, then each other value of each option alone (a game with
+    many independent rule switches, e.g. 1,152 combinations, would else cost minutes per
+    test). Free-form options keep their defaults, plus two sets from the game's own
+    :meth:`~pygames.core.Game.sample_options` (seeded by the game's id)."""
+    schema = game.option_schema
+    names = sorted(schema)
+    values = [schema[n].get("values", [schema[n]["default"]]) for n in names]
+    if math.prod(len(v) for v in values) <= MAX_COMBOS:
+        combos = [dict(zip(names, combo, strict=True)) for combo in itertools.product(*values)]
+    else:
+        base = {n: schema[n]["default"] for n in names}
+        combos = [base] + [{**base, n: value} for n, vals in zip(names, values, strict=True)
+                           for value in vals if value != base[n]]
+    rng = random.Random(f"options-{game.id}")
+    for _ in range(2):
+        sample = game.sample_options(rng)
+        if sample:
+            combos.append({**combos[0], **sample})
+    return combos
 
 
 def _option_sets(game: Any) -> list[dict[str, Any]]:

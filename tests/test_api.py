@@ -30,14 +30,15 @@ GAME_IDS = pygames.game_ids()
 PLAYOUTS = 100
 #: Games with many option combinations play fewer per combination (>= 300 in all).
 PLAYOUTS_BY_GAME: dict[str, int] = {"cardia": 15,  # x 2 decks x 10 locations
-                                    "canosa": 40}  # x 2 first turns x 2 caps x 2 layouts
+                                    "canosa": 40,  # x 2 first turns x 2 caps x 2 layouts
+                                    "artofwar": 25}  # x 14 option sets
 #: Seeds per option combination for the fast-path and determiniser checks (default 100, 40).
 FAST_PATH_SEEDS: dict[str, int] = {"cardia": 12, "canosa": 25}
 DETERMINIZE_SEEDS: dict[str, int] = {"cardia": 8, "canosa": 3}
 #: Long games check the protocol at every n-th step only, beyond the deep checks of the
 #: DEEP seeds' first 40 steps; events are still all checked, each when first seen.
-#: Canosa: ~190 actions a game.
-CHECK_EVERY: dict[str, int] = {"canosa": 6}
+#: Canosa: ~190 actions a game; ART OF WAR ~120.
+CHECK_EVERY: dict[str, int] = {"canosa": 6, "artofwar": 3}
 #: Games with no chance at all: the seed changes nothing (perfect information, no dice).
 SEEDLESS = {"canosa"}
 #: Of those, how many also get the expensive per-step checks (clone, replay, garbage).

@@ -7,24 +7,22 @@ digests could not agree trivially.
 
 from __future__ import annotations
 
-#: Seeds per option set (every option set of every game is played): each game's volume of
-#: random play is the battery's; this proves the two interpreters agree on it.
+#: Seeds per option set (every game's option sets as the shared tests choose them,
+#: ``pygames.battery.option_combos``): each game's volume of random play is the battery's;
+#: this proves the two interpreters agree on it.
 SEEDS = range(10)
 
 DIGEST_CODE = '''
-import hashlib, itertools, json
+import hashlib, json
 import pygames
+from pygames.battery import option_combos
 from pygames.bots import self_play
 
 def digests(seeds):
     out = {}
     for gid in pygames.game_ids():
         game = pygames.get_game(gid)
-        names = sorted(game.option_schema)
-        values = [game.option_schema[n].get("values", [game.option_schema[n]["default"]])
-                  for n in names]
-        for combo in itertools.product(*values):
-            options = dict(zip(names, combo))
+        for options in option_combos(game):
             for seed in seeds:
                 state = self_play(game, seed=seed, options=options)
                 text = json.dumps([state.record(), state.outcome(), state.view(None)],
