@@ -134,7 +134,8 @@ def test_boards_show_what_their_captions_say():
     boards = docsbuild.load_boards()
     kinds = {"kiriai-counter": "counter", "cardia-ongoing": "token",
              "cardia-reeval": "signets", "canosa-ring": "give", "canosa-attack": "place",
-             "kiriai-movement": "move"}
+             "kiriai-movement": "move", "artofwar-capture": "capture",
+             "artofwar-wizard": "cancel"}
     for name, kind in kinds.items():
         board = boards[name]
         game = pygames.get_game(board["game"])

@@ -78,7 +78,8 @@ def play_until(game_id: str, seed: int, policy: Policy, found: Found) -> tuple[A
 
 
 def make_board(name: str, spec: dict[str, Any]) -> dict[str, Any]:
-    for seed in range(MAX_SEEDS):
+    seeds = spec.get("seeds", MAX_SEEDS)
+    for seed in range(seeds):
         hit = play_until(spec["game"], seed, spec["policy"], spec["find"])
         if hit is None:
             continue
@@ -87,16 +88,17 @@ def make_board(name: str, spec: dict[str, Any]) -> dict[str, Any]:
             continue
         record = state.record()
         record["actions"] = record["actions"][:ply]
+        opens = spec.get("ply", ply)
         return {
             "game": spec["game"],
             "record": record,
-            "ply": spec.get("ply", ply),
+            "ply": opens(state, ply) if callable(opens) else opens,
             "perspective": spec["perspective"],
             "moves": spec["moves"],
             "height": spec["height"],
             "about": " ".join((spec["find"].__doc__ or "").split()),
         }
-    raise SystemExit(f"tools.records: no seed below {MAX_SEEDS} gives board {name!r}")
+    raise SystemExit(f"tools.records: no seed below {seeds} gives board {name!r}")
 
 
 def make_all() -> dict[str, Any]:

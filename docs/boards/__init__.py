@@ -2,10 +2,11 @@
 ``BOARDS``: name -> how it is made and shown. ``game``: the game id; ``policy``: who plays
 (a seeded :data:`Policy`); ``find``: the event the board is about (its docstring is the
 board's ``about``); ``accept`` (optional) filters whole games for the "short whole game"
-boards; ``ply``: "event" (the board opens right after the event), or an int (0: the start,
-to step through); ``perspective``, ``moves``: the embed's; ``height``: the iframe's
-fallback height in pixels (what the board measures at 900 px wide; the embed tells the
-page its own).
+boards; ``ply``: absent (the board opens right after the event), an int (0: the start,
+to step through), or a function ``(state, event ply) -> int``; ``seeds`` (optional): how
+many seeds to try (a rare event may need more than the default); ``perspective``,
+``moves``: the embed's; ``height``: the iframe's fallback height in pixels (what the
+board measures at 900 px wide; the embed tells the page its own).
 
 What every game's boards may share is here.
 """
