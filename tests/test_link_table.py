@@ -136,8 +136,8 @@ def test_a_whole_game_by_clicking_on_both_screens(gid, lang):
     assert guest.link.verdict.ok, guest.link.verdict
     assert 'data-verdict="ok"' in guest.html()
     # The record: on the host always, on the guest now that the game is over.
-    hrec = json.loads(re.search(r"<pre hidden data-record>(.*?)</pre>", host.html(), re.S)
-                      .group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    hrec = json.loads(htmllib.unescape(
+        re.search(r"<pre hidden data-record>(.*?)</pre>", host.html(), re.S).group(1)))
     grec = json.loads(guest.record())
     assert hrec == grec and hrec["game"] == gid
     # Each side's headline is its own: one wins where the other loses (or both draw).
