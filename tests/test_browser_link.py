@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from urllib.parse import parse_qsl
 
 import pytest
 from helpers.browser import BROWSER_NOT_PLAY, axe_problems, playable
@@ -139,8 +140,11 @@ def finish_and_check(host: Page, guest: Page, rng: random.Random, gid: str) -> N
     assert peer_state(host) == peer_state(guest) == "connected"
 
 
-#: Options for each game's whole game by link (Canosa's small board keeps it short).
-LINK_OPTIONS = {"cardia": "&deck=II", "canosa": "&layout=small"}
+#: Options for each game's whole game by link, not their defaults, so the game proves they
+#: travel to the guest (Canosa's small board keeps it short; ART OF WAR's guest gets a deck
+#: that is no starter, King K-003 and twenty troops of two types).
+LINK_OPTIONS = {"cardia": "&deck=II", "canosa": "&layout=small",
+                "artofwar": "&deck2=K3S10G10&capture_basis=accumulated"}
 
 
 @pytest.mark.parametrize("gid,options", [(g, LINK_OPTIONS.get(g, "")) for g in pygames.game_ids()])
@@ -154,6 +158,9 @@ def test_a_whole_game_by_clicking_on_both_sides(new_context, gid, options):
     assert guest.locator("[data-record]").count() == 0
     assert record(host)["actions"] == []
     finish_and_check(host, guest, rng, gid)
+    played = record(host)["options"]  # the same on both sides (finish_and_check)
+    for name, value in parse_qsl(options.lstrip("&")):
+        assert str(played[name]) == value, name
     for page in (host, guest):
         assert axe_problems(page) == [], "the game-over screen with its verdict"
     # Rematch: the host's button; the same connection, a new deal made the same fair way.

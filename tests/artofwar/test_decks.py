@@ -204,6 +204,36 @@ def test_the_tile_links_the_builder_and_the_settings_offer_saved_decks(registere
     assert "ボットのデッキ" in visible_text(outer(dialog, 'id="artofwar-theirs"'))
 
 
+def test_in_link_play_each_player_reads_their_own_deck_as_theirs(registered):
+    """The host (seat 0) sets "Your deck" and "Your opponent's deck", not Player 1's and
+    Player 2's; the guest's Join screen names them the other way round."""
+    from pgui.i18n import t
+    from pgui.link import LinkTable
+    from pgui.lobby import plan, render_lobby
+
+    code = "K3S10G10"
+    assert plan(registered, {"mode": "link", "deck1": code, "deck2": code}) == {
+        "en": f"Play a friend · Your deck: {code} · Your opponent's deck: {code}",
+        "ja": f"{t('plan_link', 'ja')} · あなたのデッキは{code} · 相手のデッキは{code}"}
+    assert plan(registered, {"mode": "hotseat", "deck1": code})["en"].endswith(
+        f"Player 1's deck: {code}")
+    dialog = outer(outer(render_lobby(), 'id="game-artofwar"'), "<dialog")
+    for group, link_words in (("deck1", "Your deck"), ("deck2", "Your opponent's deck")):
+        box = outer(dialog, f'id="artofwar-{group}"')
+        assert link_words in visible_text(outer(box, 'class="in-link"')), group
+        assert "Player" in visible_text(outer(box, 'class="not-link"')), group
+        # The tile's line in link play names the saved deck the player picks the same way.
+        attrs = next(a for tag, a in tags(box) if tag == "fieldset")
+        assert attrs["data-plan-link-en"] == f"{link_words}: {{value}}", group
+    fragment = "r=abcdefghij&k=abcdefghijklmnopqrstu"
+    guest = LinkTable("artofwar", mode="join", lang="en", fragment=fragment,
+                      options={"deck1": STARTER[1], "deck2": STARTER[0]})
+    words = visible_text(guest.html())
+    assert "Your opponent's deck: Starter deck (K-002)" in words
+    assert "Your deck: Starter deck (K-001)" in words
+    assert "Player 1" not in words
+
+
 @pytest.mark.parametrize("seat", [0, 1])
 def test_your_deck_goes_to_your_seat_against_the_bot(registered, seat):
     from pgui.session_glue import Session

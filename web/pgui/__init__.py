@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
+from typing import Any
 
 import pygames
 
@@ -38,3 +39,15 @@ def ui_module(game_id: str) -> ModuleType:
 def ui_modules() -> dict[str, ModuleType]:
     """Every registered game's UI module, in lobby order."""
     return {gid: ui_module(gid) for gid in pygames.game_ids()}
+
+
+def link_seat_words(game_id: str, seat: int = 0) -> dict[str, Any]:
+    """In link play, the words for each per-seat option (the UI module's ``SEAT_OPTIONS``)
+    as the player of ``seat`` reads them (the host is seat 0): that seat's option is
+    ``mine`` ("Your deck"), the other's ``opponent``. Empty when the module gives no
+    ``opponent`` words (then the options' own labels stand)."""
+    spec = getattr(ui_module(game_id), "SEAT_OPTIONS", None)
+    if not spec or "opponent" not in spec:
+        return {}
+    return {name: spec["mine"] if i == seat else spec["opponent"]
+            for i, name in enumerate(spec["options"])}

@@ -127,6 +127,7 @@ STRINGS = {
     "artofwar.decks.starter": {"en": "Starter deck ({king})", "ja": "スターターデッキ（{king}）"},
     "artofwar.decks.mine": {"en": "Your deck", "ja": "あなたのデッキ"},
     "artofwar.decks.theirs": {"en": "The bot's deck", "ja": "ボットのデッキ"},
+    "artofwar.decks.opponent": {"en": "Your opponent's deck", "ja": "相手のデッキ"},
 }
 register(STRINGS)
 
@@ -475,4 +476,5 @@ OPTION_CHOICES = {name: [(code, _words("artofwar.decks.starter", king=king_name(
                   for name in ("deck1", "deck2")}
 OPTION_STORE = {"deck1": "decks", "deck2": "decks"}
 SEAT_OPTIONS = {"options": ("deck1", "deck2"), "mine": _words("artofwar.decks.mine"),
-                "theirs": _words("artofwar.decks.theirs")}
+                "theirs": _words("artofwar.decks.theirs"),
+                "opponent": _words("artofwar.decks.opponent")}

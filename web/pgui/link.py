@@ -42,7 +42,7 @@ from urllib.parse import quote
 from pygames import IllegalAction, get_game
 from pygames.session import Guest, Host, Send
 
-from . import i18n, ui_module
+from . import i18n, link_seat_words, ui_module
 from .i18n import esc, t
 from .table import Table
 
@@ -630,13 +630,19 @@ class LinkTable(Table):
         return self._room_html() + data
 
     def _options_text(self) -> str:
+        """The options on the guest's Join screen: a per-seat option (a deck) named as this
+        player reads it ("Your deck", "Your opponent's deck"; the guest is seat 1), a value
+        by its words (the option's, or the UI module's ``OPTION_CHOICES``)."""
         lang = self.lang
+        seat_words = link_seat_words(self.game.id, 0 if self.role == "host" else 1)
+        offered = getattr(self.ui, "OPTION_CHOICES", {})
         parts = []
         for name, value in self.options.items():
             labels = self.game.option_labels.get(name, {})
-            label = labels.get("label", {}).get(lang, name)
-            shown = labels.get(value, {}).get(lang, str(value)) if isinstance(
-                labels.get(value), dict) else str(value)
+            label = (seat_words.get(name) or labels.get("label") or {}).get(lang, name)
+            words = labels.get(value) if isinstance(labels.get(value), dict) else (
+                dict(offered.get(name, ())).get(value))
+            shown = words.get(lang, str(value)) if words else str(value)
             parts.append(f"{label}: {shown}")
         return " · ".join(parts) or "—"
 

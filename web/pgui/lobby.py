@@ -21,7 +21,7 @@ from typing import Any
 import pygames
 from pygames.bots import LEVELS
 
-from . import tools, ui_module
+from . import link_seat_words, tools, ui_module
 from .i18n import LANGS, bilingual, both, esc, t
 from .pages import head, python_shell
 from .share import import_form_both
@@ -97,8 +97,10 @@ def _option_label(game: pygames.Game, name: str, value: Any) -> dict[str, str]:
     return labels.get(str(value), {lang: str(value) for lang in LANGS})
 
 
-def _plan_words(game: pygames.Game, name: str, value: Any) -> dict[str, str]:
-    """What the tile's line says for this choice ('' : nothing, an option at its default)."""
+def _plan_words(game: pygames.Game, name: str, value: Any,
+                label: dict[str, str] | None = None) -> dict[str, str]:
+    """What the tile's line says for this choice ('' : nothing, an option at its default);
+    ``label``: the option's words instead of its own label (a per-seat option in link play)."""
     if name == "mode":
         return {lang: t(f"plan_{value}", lang) for lang in LANGS}
     if name == "bot":
@@ -113,7 +115,7 @@ def _plan_words(game: pygames.Game, name: str, value: Any) -> dict[str, str]:
             game, option, value)
     else:
         labels = game.option_labels.get(name, {})
-        label = labels.get("label", {lang: name for lang in LANGS})
+        label = label or labels.get("label", {lang: name for lang in LANGS})
         default = game.option_schema[name]["default"]
         value_label = dict(_choices(game, name)).get(value) or _option_label(game, name, value)
     if value == default:
@@ -139,24 +141,31 @@ def plan(game: pygames.Game, choices: dict[str, Any] | None = None) -> dict[str,
     names = ["mode", *(("bot", "seat") if vs_bot else ()),
              *(("mine", "theirs") if vs_bot and per_seat else ()),
              *(n for n in game.option_schema if not (vs_bot and n in per_seat))]
-    words = [_plan_words(game, n, chosen[n]) for n in names]
+    linked = link_seat_words(game.id) if chosen["mode"] == "link" else {}
+    words = [_plan_words(game, n, chosen[n], linked.get(n)) for n in names]
     return {lang: " · ".join(w[lang] for w in words if w[lang]) for lang in LANGS}
 
 
 def _radio_group(game: pygames.Game, name: str, legend: str, choices: list[Any],
                  default: Any, labels: dict[Any, dict[str, str]],
                  helps: dict[str, dict[str, str]] | None = None, inline: bool = False,
-                 extra: str = "") -> str:
+                 extra: str = "", link_label: dict[str, str] | None = None) -> str:
+    """``link_label``: in link play the line names this option so (``data-plan-link-*``)."""
     gid, items = game.id, []
     for value in choices:
         checked = " checked" if value == default else ""
         words = _plan_words(game, name, value)
+        link_attrs = ""
+        if link_label:
+            linked = _plan_words(game, name, value, link_label)
+            link_attrs = (f' data-plan-link-en="{esc(linked["en"])}" '
+                          f'data-plan-link-ja="{esc(linked["ja"])}"')
         help_html = ""
         if helps and str(value) in helps:
             help_html = f'<small class="help">{bilingual(helps[str(value)])}</small>'
         items.append(f'<label class="choice"><input type="radio" name="{esc(name)}" '
                      f'value="{esc(value)}"{checked} data-plan-en="{esc(words["en"])}" '
-                     f'data-plan-ja="{esc(words["ja"])}"><span class="choice-text">'
+                     f'data-plan-ja="{esc(words["ja"])}"{link_attrs}><span class="choice-text">'
                      f'<span class="name">{bilingual(labels[value])}</span>{help_html}</span>'
                      f'</label>')
     cls = "opt inline" if inline else "opt"
@@ -165,14 +174,15 @@ def _radio_group(game: pygames.Game, name: str, legend: str, choices: list[Any],
 
 
 def _free_option(game: pygames.Game, name: str, legend: str, option: str,
-                 helps: dict[str, dict[str, str]] | None, label: dict[str, str]) -> str:
+                 helps: dict[str, dict[str, str]] | None, label: dict[str, str],
+                 link_label: dict[str, str] | None = None) -> str:
     """A free-form option in the settings: its offered values as choices (default first),
     and, when the UI module's ``OPTION_STORE`` names a tool that saves values of it, the
     ones saved in this browser (``data-store``: the storage prefix; the lobby's script adds
     them, ``data-plan-*`` the tile's words with ``{value}`` for the saved name). With
     nothing offered but the default, a text field (``data-free``) takes any value.
     ``name`` is the field's name (``mine``/``theirs`` for ``SEAT_OPTIONS`` vs the bot),
-    ``option`` the option it gives a value of."""
+    ``option`` the option it gives a value of; ``link_label``: its words in link play."""
     gid = game.id
     ui = ui_module(gid)
     choices = _choices(game, option)
@@ -181,6 +191,11 @@ def _free_option(game: pygames.Game, name: str, legend: str, option: str,
         default = game.option_schema[ui.SEAT_OPTIONS["options"][1]]["default"]
         choices = sorted(choices, key=lambda c: c[0] != default)
     tool = getattr(ui, "OPTION_STORE", {}).get(option)
+    linked = ""
+    if link_label:
+        linked = "".join(f' data-plan-link-{lang}="'
+                         + esc(t("plan_option", lang, label=link_label[lang], value="{value}"))
+                         + '"' for lang in LANGS)
     if len(choices) == 1 and tool is None:
         words = {lang: t("plan_option", lang, label=label[lang], value="{value}")
                  for lang in LANGS}
@@ -188,16 +203,16 @@ def _free_option(game: pygames.Game, name: str, legend: str, option: str,
                 f'for="{esc(gid)}-{esc(name)}-field">{legend}</label>'
                 f'<input type="text" id="{esc(gid)}-{esc(name)}-field" name="{esc(name)}" '
                 f'value="{esc(default)}" data-free data-default="{esc(default)}" '
-                f'data-plan-en="{esc(words["en"])}" data-plan-ja="{esc(words["ja"])}" '
+                f'data-plan-en="{esc(words["en"])}" data-plan-ja="{esc(words["ja"])}"{linked} '
                 f'autocomplete="off" autocapitalize="characters" spellcheck="false"></div>')
     extra = ""
     if tool is not None:
         words = {lang: t("plan_option", lang, label=label[lang], value="{value}")
                  for lang in LANGS}
         extra = (f' data-store="{esc(tools.prefix(gid, tool))}" data-plan-en="{esc(words["en"])}"'
-                 f' data-plan-ja="{esc(words["ja"])}"')
+                 f' data-plan-ja="{esc(words["ja"])}"{linked}')
     return _radio_group(game, name, legend, [v for v, _ in choices], default, dict(choices),
-                        helps, inline=True, extra=extra)
+                        helps, inline=True, extra=extra, link_label=link_label)
 
 
 
@@ -227,6 +242,7 @@ def _setup_panel(game: pygames.Game) -> str:
     seat = getattr(ui_module(gid), "SEAT_OPTIONS", None)
     per_seat = tuple(seat["options"]) if seat else ()
     options, mine = [], []
+    linked = link_seat_words(game.id)
     for name, spec in game.option_schema.items():
         labels = game.option_labels.get(name, {})
         label = labels.get("label") or {lang: name for lang in LANGS}
@@ -237,7 +253,10 @@ def _setup_panel(game: pygames.Game) -> str:
                 {v: _option_label(game, name, v) for v in spec["values"]}, helps.get(name),
                 inline=name not in helps and len(spec["values"]) <= 3))
             continue
-        field = _free_option(game, name, legend, name, helps.get(name), label)
+        if name in linked:  # in link play: yours (the host's) and your opponent's
+            legend = (f'<span class="not-link">{legend}</span>'
+                      f'<span class="in-link">{bilingual(linked[name])}</span>')
+        field = _free_option(game, name, legend, name, helps.get(name), label, linked.get(name))
         if name in per_seat:  # vs the bot these are "yours" and "the bot's" instead
             who = ("mine", "theirs")[per_seat.index(name)]
             options.append(f'<div class="not-bot">{field}</div>')
@@ -497,6 +516,7 @@ LOBBY_SCRIPT = """
   function plan(form) {
     var mode = form.querySelector('input[name="mode"]:checked');
     var vsBot = !mode || mode.value === "bot";
+    var link = Boolean(mode) && mode.value === "link";  // per-seat options: yours, theirs
     // A free-form option's text field (data-free) and a saved value's choice (data-saved)
     // say the value in their words: the field's own template, "{value}" filled in.
     var chosen = Array.prototype.filter.call(
@@ -511,7 +531,9 @@ LOBBY_SCRIPT = """
         s.lang = lang;
         s.className = "l-" + lang;
         s.textContent = chosen.map(function (r) {
-          var words = r.dataset[lang === "en" ? "planEn" : "planJa"];
+          var key = lang === "en" ? "planEn" : "planJa";
+          var linked = link ? r.dataset[key.replace("plan", "planLink")] : undefined;
+          var words = linked !== undefined ? linked : r.dataset[key];
           return r.matches("[data-free]") ? words.replace("{value}", r.value) : words;
         }).join(" \u00b7 ");
         line.appendChild(s);
@@ -545,6 +567,10 @@ LOBBY_SCRIPT = """
       input.value = entry.value;
       input.dataset.planEn = group.dataset.planEn.replace("{value}", entry.name);
       input.dataset.planJa = group.dataset.planJa.replace("{value}", entry.name);
+      if (group.dataset.planLinkEn !== undefined) {
+        input.dataset.planLinkEn = group.dataset.planLinkEn.replace("{value}", entry.name);
+        input.dataset.planLinkJa = group.dataset.planLinkJa.replace("{value}", entry.name);
+      }
       var text = document.createElement("span");
       text.className = "choice-text";
       var name = document.createElement("span");

@@ -67,7 +67,10 @@ browser (``{"name", "value"}``) the settings offer too (:mod:`pgui.tools`);
 "theirs": {"en", "ja"}}``, an option per seat (each player's deck): against the bot the
 settings ask for yours and the bot's (the query's ``mine=`` and ``theirs=``), and the
 table puts them on the right seats once the human's seat is known (a random seat, each
-rematch); pass and play and link play (the host is seat 0) use the options themselves;
+rematch); pass and play and link play (the host is seat 0) use the options themselves,
+and with an optional ``"opponent": {"en", "ja"}`` link play names them as each player reads
+them: the host's settings and the guest's Join screen say ``mine`` for the reader's own
+seat's option and ``opponent`` for the other's;
 ``TOOLS``: ``{name: {"label": {"en", "ja"}, "make": "module:Class"}}``, pages of the game
 besides its table (a deck builder), each a :class:`pgui.tools.Tool`, opened by
 ``play.html?game=<id>&tool=<name>`` and linked from the lobby's tile.
