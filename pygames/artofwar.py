@@ -568,6 +568,19 @@ class ArtOfWarGame(Game):
         world.quiet = True
         return world
 
+    def forced_is_secret(self, seat: int, view: dict[str, Any]) -> bool:
+        """True in a phase whose legal actions hang on ``seat``'s hand (:data:`HAND_PHASES`)
+        while that hand holds a card: above all a window, which opens by public
+        information, so that a bot left only ``pass`` by its hand thinks as long as one
+        holding a Guardian or a Wizard (its speed must not tell which)."""
+        return view["phase"] in HAND_PHASES and bool(view["hand_counts"][seat])
+
+
+#: The phases whose legal actions hang on the chooser's hand: a Guardian or Wizard window
+#: (it opens by public information; the hand decides whether ``pass`` is all there is), the
+#: hand limit's Entry, set-up's card to the waiting line, and phase ③ (its supports).
+HAND_PHASES = frozenset({"window", "limit", "wait", "main"})
+
 
 def known_in_hand(events: list[dict[str, Any]], p: int) -> list[int]:
     """Per card (:data:`CARDS` order), how many the events prove are in seat ``p``'s hand

@@ -99,8 +99,10 @@ class SearchBot:
 
     def done(self, search: Search | FlatMonteCarlo, started: float | None) -> bool:
         """Whether the search has its iterations, or (``timed``) has used its seconds since
-        ``started`` (None: the clock is not running yet)."""
-        if search.iterations >= self.budget.iterations or len(search.legal) == 1:
+        ``started`` (None: the clock is not running yet), or needs none: a single legal
+        action the game does not keep secret (``search.forced``; where it does,
+        :meth:`~pygames.core.Game.forced_is_secret`, the bot thinks as over any choice)."""
+        if search.iterations >= self.budget.iterations or search.forced:
             return True
         return (self.timed and started is not None
                 and time.perf_counter() - started >= self.budget.seconds)

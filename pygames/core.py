@@ -12,6 +12,13 @@ notation, so a record reads like a score sheet::
     >>> "CB" in state.legal_actions(0)
     True
 
+Bots (:mod:`pygames.bots`) play a seat from its view, legal actions and events alone, through
+the game's hooks for search: :meth:`Game.determinize` (worlds the seat cannot tell from the
+real one), the fast path of :class:`State`, and :meth:`Game.forced_is_secret` (default
+False): True where a seat's legal actions hang on what only it can see, so that a bot with a
+single legal action there must think as long as it would over a real choice, or the others
+could tell from its speed that it had none.
+
 Nothing here may import js, pyodide or pyscript: the same code runs in CPython and in
 Pyodide.
 """
@@ -245,6 +252,18 @@ class Game(ABC):
         record may be left empty. Games that support search override this.
         """
         raise NotImplementedError(f"{self.id} has no determiniser yet")
+
+    def forced_is_secret(self, seat: int, view: dict[str, Any]) -> bool:
+        """Whether ``seat`` having only one legal action now is a secret, judged from its
+        own ``view`` (``view(seat)``) only: True where what it may do hangs on what only it
+        can see (its hand), while the decision itself came by public information, e.g. a
+        chance to answer that every seat is offered whatever it holds, which its hand may
+        leave it only "no" to. A bot then spends its normal thinking on a single legal
+        action there (the same search, the same iterations and seconds as over a real
+        choice), so how fast it answers tells nobody whether it had a choice. By default
+        False: a forced move is played at once. Being True where nothing is hidden costs
+        only the bot's thinking time."""
+        return False
 
     def from_position(self, position: dict[str, Any], *,
                       options: dict[str, Any] | None = None) -> State:

@@ -26,6 +26,11 @@ seat's information, statistics shared by every world that passes through a node)
   ``playout_depth``, that many actions, then :meth:`~pygames.core.State.estimate` judges
   the position. A result is 1 for a winner, 0 for a loser and 1/2 each for a draw.
 
+A seat with one legal action has nothing to search (:attr:`Search.forced`: ``run`` counts
+its iterations done at once), unless the game says that this is a secret
+(:meth:`~pygames.core.Game.forced_is_secret`): then the search runs its iterations over that
+one action like over any choice, so the move takes as long as a real one.
+
 The search is resumable: :meth:`Search.run` takes a number of iterations, so a page can
 run it in slices between clicks; everything random comes from the bot's own seed (a
 :class:`~pygames.core.Rng` for worlds, a seeded :class:`random.Random` for the fast
@@ -51,7 +56,7 @@ from typing import Any
 
 from .core import Game, Rng, State
 
-__all__ = ["Search", "FlatMonteCarlo", "PLAYOUT_CAP", "MIX", "rewards", "playout"]
+__all__ = ["Search", "FlatMonteCarlo", "PLAYOUT_CAP", "MIX", "rewards", "playout", "is_forced"]
 
 #: Actions a playout may take before it is scored a draw.
 PLAYOUT_CAP = 400
@@ -86,6 +91,12 @@ def playout(world: State, rng: random.Random, cap: int | None = None) -> list[fl
     if world.playout_fast(rng, depth) or world.is_over():
         return rewards(world)
     return world.estimate() if cap is None and world.game.playout_depth else rewards(world)
+
+
+def is_forced(game: Game, seat: int, view: dict[str, Any], legal: list[str]) -> bool:
+    """Whether a search may skip the decision: ``legal`` is one action, and the game does
+    not keep that a secret (:meth:`~pygames.core.Game.forced_is_secret`)."""
+    return len(legal) == 1 and not game.forced_is_secret(seat, view)
 
 
 class _Node:
@@ -132,7 +143,8 @@ class Search:
     ``c`` is UCB1's exploration constant.
     ``run(n)`` adds ``n`` iterations (or fewer, if ``deadline`` — a
     ``time.perf_counter()`` value — passes first) and returns how many it ran;
-    :meth:`best` is the move to play.
+    :meth:`best` is the move to play. :attr:`forced` (see :func:`is_forced`): one legal
+    action and no secret in it, so ``run`` counts its iterations without playing them.
     """
 
     def __init__(self, game: Game, seat: int, view: dict[str, Any], legal: list[str],
@@ -141,6 +153,7 @@ class Search:
         if not legal:
             raise ValueError("the seat has no legal action to search")
         self.game, self.seat, self.legal = game, seat, list(legal)
+        self.forced = is_forced(game, seat, view, self.legal)
         self.rng = Rng(seed)
         self.fast = random.Random(self.rng.next64())
         self.c = c
@@ -151,7 +164,7 @@ class Search:
 
     def run(self, iterations: int, deadline: float | None = None) -> int:
         done = 0
-        if len(self.legal) == 1:  # nothing to think about
+        if self.forced:  # nothing to think about, and no secret kept by thinking
             self.iterations += iterations
             return iterations
         while done < iterations:
@@ -309,6 +322,7 @@ class FlatMonteCarlo:
         if not legal:
             raise ValueError("the seat has no legal action to search")
         self.seat, self.legal = seat, list(legal)
+        self.forced = is_forced(game, seat, view, self.legal)
         self.rng = Rng(seed)
         self.fast = random.Random(self.rng.next64())
         self.totals = {a: [0, 0.0] for a in self.legal}
@@ -317,6 +331,9 @@ class FlatMonteCarlo:
 
     def run(self, iterations: int, deadline: float | None = None) -> int:
         done = 0
+        if self.forced:  # as Search.run
+            self.iterations += iterations
+            return iterations
         while done < iterations:
             if deadline is not None and done % 16 == 0 and time.perf_counter() >= deadline:
                 break
