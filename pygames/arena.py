@@ -2,8 +2,8 @@
 
 Plays ``N`` games between two bots (names as :func:`pygames.bots.make_bot` takes them:
 ``random``, ``flat``, ``easy``, ``normal``, ``strong``), alternating seats, and prints
-each bot's win rate with a 95% Wilson interval (a draw counts half), the mean and
-maximum time per move and the mean iterations per move. Everything is seeded: the same
+each bot's win rate with a 95% Wilson interval (a draw counts half), the mean, median
+and maximum time per move and the mean iterations per move. Everything is seeded: the same
 command prints the same games (times aside).
 
     python -m pygames.arena kiriai --bots strong,flat --games 200
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import statistics
 import sys
 import time
 from typing import Any
@@ -126,14 +127,15 @@ def _one_game(work: tuple[Any, ...]) -> list[dict[str, Any]]:
 def report(result: dict[str, Any]) -> str:
     n = result["games"]
     lines = [f"{'bot':<8} {'score':>7} {'rate':>6} {'95% interval':>15} {'wins':>5} "
-             f"{'draws':>5} {'ms/move':>8} {'max ms':>7} {'iter/move':>9}"]
+             f"{'draws':>5} {'ms/move':>8} {'median':>7} {'max ms':>7} {'iter/move':>9}"]
     for b in result["bots"]:
         lo, hi = wilson(b["score"], n)
         times = b["times"] or [0.0]
         its = b["iterations"] or [0]
         lines.append(f"{b['name']:<8} {b['score']:>7.1f} {b['score'] / n:>6.1%} "
                      f"{f'{lo:.1%}–{hi:.1%}':>15} {b['wins']:>5} {b['draws']:>5} "
-                     f"{1000 * sum(times) / len(times):>8.1f} {1000 * max(times):>7.1f} "
+                     f"{1000 * sum(times) / len(times):>8.1f} "
+                     f"{1000 * statistics.median(times):>7.1f} {1000 * max(times):>7.1f} "
                      f"{sum(its) / len(its):>9.0f}")
     return "\n".join(lines)
 

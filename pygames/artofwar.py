@@ -456,12 +456,19 @@ class ArtOfWarGame(Game):
             10: _label("At most 10 (one box)", "10枚まで（1箱分）"),
         },
     }
-    #: A random game is ~120 actions (about 2,000 fast playouts a second from the start in
-    #: CPython), and playouts from the middle of a game are shorter: an iteration costs
-    #: ~0.24 ms, so per move (measured, CPython): easy 0.015 s, normal 0.1 s, strong 0.6 s
-    #: (Canosa: 0.11, 0.2, 0.8 s). A turn holds many decisions (~4 per turn), so each one
-    #: gets fewer iterations than Kiri-ai's.
-    search_iterations: ClassVar[dict[str, int]] = {"easy": 60, "normal": 400, "strong": 2500}
+    #: A random game is ~120 actions (about 1,900 fast playouts a second from the start in
+    #: CPython), and playouts run to the end: a full random playout judged this game far
+    #: better than a cut one with a fitted estimate (that bot hoarded its hand and drew
+    #: nearly every game against flat Monte Carlo). An iteration costs ~0.24 ms mid-game, so
+    #: a strong move takes ~0.24 s (CPython median, ~2-4x that in Pyodide, capped at 1 s
+    #: by the app); it beat flat Monte Carlo at 1,000 iterations 60% (100 games). A turn
+    #: holds many decisions (~4), so each gets fewer iterations than Kiri-ai's.
+    search_iterations: ClassVar[dict[str, int]] = {"easy": 60, "normal": 300, "strong": 1000}
+    #: The others' choices (a window's answer, the opponent's turn) hang on the hand the
+    #: searcher hides: searched in worlds that show it, they answered it as if they saw it,
+    #: and the bot grew timid (47.5% against flat Monte Carlo); at random, as in the
+    #: playouts, it beat flat Monte Carlo (60%).
+    search_opponents = False
 
     def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
         """The shared checks, then both deck codes in their canonical form (a bad one

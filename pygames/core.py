@@ -14,10 +14,11 @@ notation, so a record reads like a score sheet::
 
 Bots (:mod:`pygames.bots`) play a seat from its view, legal actions and events alone, through
 the game's hooks for search: :meth:`Game.determinize` (worlds the seat cannot tell from the
-real one), the fast path of :class:`State`, and :meth:`Game.forced_is_secret` (default
-False): True where a seat's legal actions hang on what only it can see, so that a bot with a
-single legal action there must think as long as it would over a real choice, or the others
-could tell from its speed that it had none.
+real one), the fast path of :class:`State`, the settings ``Game.search_iterations``,
+``Game.search_opponents`` and ``Game.playout_depth``, and :meth:`Game.forced_is_secret`
+(default False): True where a seat's legal actions hang on what only it can see, so that a
+bot with a single legal action there must think as long as it would over a real choice, or
+the others could tell from its speed that it had none.
 
 Nothing here may import js, pyodide or pyscript: the same code runs in CPython and in
 Pyodide.
@@ -187,6 +188,13 @@ class Game(ABC):
     #: True if no seat ever has anything hidden from it (then no State.hidden_twin needed).
     perfect_information: ClassVar[bool] = False
     search_iterations: ClassVar[dict[str, int]] = {"easy": 60, "normal": 600, "strong": 6000}
+    #: Whether a search's tree plays the other seats' choices by UCB1, each for its own
+    #: result (True), or at random, as in its playouts (False: only the searching seat's own
+    #: choices are searched). The tree's worlds show every hand, so a searched opponent
+    #: answers the searcher's hidden cards as if it saw them; a game where the others'
+    #: choices hang on what the searcher hides (its hand), and that rewards daring, plays
+    #: better with them at random (the bot grows timid otherwise).
+    search_opponents: ClassVar[bool] = True
     #: How many actions a search playout plays before it asks :meth:`State.estimate` for
     #: the result (0: to the end of the game). A game whose random games are long and
     #: whose positions are easy to judge plays short playouts and judges them.

@@ -134,3 +134,30 @@ def test_cached_ucb_scores_pick_as_plain_ucb1_when_made_again():
             assert scores.index(max(scores)) == _ucb(plain, None, s.c)
             checked += 1
     assert checked >= 2
+
+
+def _nodes(node):
+    yield node
+    for child in node.children.values():
+        yield from _nodes(child)
+
+
+@pytest.mark.parametrize("gid", GAME_IDS)
+@pytest.mark.parametrize("opponents", [False, True])
+def test_the_tree_searches_the_other_seats_only_where_the_game_says(gid, opponents,
+                                                                     monkeypatch):
+    """Game.search_opponents False: the others play at random in the tree (no statistics
+    of theirs anywhere); True: theirs are searched too, wherever they move in it."""
+    game = pygames.get_game(gid)
+    monkeypatch.setattr(type(game), "search_opponents", opponents)
+    others = 0
+    for state in random_positions(gid, 4, seed=2):
+        seat = state.to_move()[0]
+        s = Search(game, seat, state.view(seat), state.legal_actions(seat),
+                   state.events(seat), seed=1)
+        s.run(300)
+        assert s.best() in state.legal_actions(seat)
+        keys = [key for node in _nodes(s.root) for key in node.stats]
+        assert any(p == seat for p, _ in keys)
+        others += sum(p != seat for p, _ in keys)
+    assert bool(others) == opponents

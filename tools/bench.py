@@ -17,8 +17,8 @@ Prints, in one run:
   through like a player does (every reveal watched at ``speed=100``), and one against
   the strong bot (after its boot);
 * every game's bot at every level: its first move (time thought, iterations), then every
-  move of whole games against the strong bot (the registry's first game; time thought, time
-  the player waited after confirming, iterations);
+  move of whole games of each game against the strong bot (time thought, time the player
+  waited after confirming, iterations, and how many moves the clock cut short);
 * link play between two Chromium contexts over WebRTC on loopback: invite opened → first
   state on the guest's screen, message round trip (median, p95), bytes per action.
 
@@ -58,8 +58,7 @@ READY = 'html[data-ready="true"]'
 LOBBY_READING_MS = 5_000
 #: The table a whole game is played on (reveals watched step by step, 100 ms a step).
 GAME_PATH = f"/play.html?game={GAME}&mode=bot&lang=en&speed=100&seed={{seed}}"
-STRONG_PATH = (f"/play.html?game={GAME}&mode=bot&bot=strong&seat=1&lang=en&speed=100"
-               "&seed={seed}")
+STRONG_PATH = "/play.html?game={gid}&mode=bot&bot=strong&seat=1&lang=en&speed=100&seed={seed}"
 BOT_PATH = "/play.html?game={gid}&mode=bot&bot={level}&seat=1&lang=en&speed=0&seed={seed}"
 #: Python is up in the lobby once the page can open a table (glue.js / boot.js).
 LOBBY_PYTHON_READY = "() => Boolean(window.pygamesOpen)"
@@ -450,25 +449,27 @@ def bench_bot_moves(browser, new_page, base: str, runs: int, failure, Playwright
             if ms:
                 print(f"{gid:<10} {level:<8} {statistics.median(ms):>12.0f} {max(ms):>9} "
                       f"{statistics.median(its):>11.0f}")
-    # Every move of whole games (the registry's first game) against the strong bot, clicked
-    # at once (so the bot mostly thinks after our confirm: how long we wait for it).
-    moves: list[tuple[int, ...]] = []
-    for run in range(runs):
-        ctx, page = new_page(browser)
-        try:
-            page.goto(base + STRONG_PATH.format(seed=run + 1), timeout=TIMEOUT_MS)
-            page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
-            play_to_the_end(page, bot_moves=moves)
-        except (PlaywrightError, RuntimeError) as e:
-            print(f"  problem: {GAME} strong, whole game: {failure(e)}")
-        ctx.close()
-    if moves:
-        ms, waited, its = zip(*moves, strict=True)
-        print(f"{GAME} strong, all {len(moves)} moves of {runs} games, clicked at once: thought "
-              f"ms median {statistics.median(ms):.0f} (max {max(ms)}); we waited ms median "
-              f"{statistics.median(waited):.0f} (max {max(waited)}); iterations median "
-              f"{statistics.median(its):.0f} (min {min(its)}, {sum(i < 10_000 for i in its)} "
-              "under 10,000)")
+    # Every move of whole games of each game against the strong bot, clicked at once (so
+    # the bot mostly thinks after our confirm: how long we wait for it).
+    for gid in pygames.game_ids():
+        moves: list[tuple[int, ...]] = []
+        for run in range(runs):
+            ctx, page = new_page(browser)
+            try:
+                page.goto(base + STRONG_PATH.format(gid=gid, seed=run + 1), timeout=TIMEOUT_MS)
+                page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
+                play_to_the_end(page, bot_moves=moves)
+            except (PlaywrightError, RuntimeError) as e:
+                print(f"  problem: {gid} strong, whole game: {failure(e)}")
+            ctx.close()
+        if moves:
+            ms, waited, its = zip(*moves, strict=True)
+            budget = pygames.get_game(gid).search_iterations.get("strong", 0)
+            print(f"{gid} strong, all {len(moves)} moves of {runs} games, clicked at once: "
+                  f"thought ms median {statistics.median(ms):.0f} (max {max(ms)}); we waited "
+                  f"ms median {statistics.median(waited):.0f} (max {max(waited)}); iterations "
+                  f"median {statistics.median(its):.0f} (min {min(its)}, "
+                  f"{sum(i < budget for i in its)} under its {budget:,})")
 
 
 def bench_main_thread(browser, new_page, base: str, runs: int, failure, PlaywrightError) -> None:
@@ -512,7 +513,7 @@ def bench_main_thread(browser, new_page, base: str, runs: int, failure, Playwrig
 
         ctx, page = new_page(browser, probe=True)
         try:
-            page.goto(base + STRONG_PATH.format(seed=run + 1), wait_until="commit",
+            page.goto(base + STRONG_PATH.format(gid=GAME, seed=run + 1), wait_until="commit",
                       timeout=TIMEOUT_MS)
             page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
             page.wait_for_timeout(300)
