@@ -23,6 +23,7 @@ from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import pygames
+from pygames import records
 
 PHONE = {"width": 360, "height": 740}
 #: What a player who wants the game over clicks first: an attack's or an Archer's target,
@@ -295,3 +296,39 @@ def test_pass_and_play_answers_a_window_without_showing_the_hand(page: Page):
         except PlaywrightTimeoutError:
             continue
     raise AssertionError(f"{windows} windows in 300 clicks")
+
+
+#: A full hand (6 cards, the hand limit) of every type and the King, on the narrowest phone.
+FULL_HAND = {"fields": [{"Fa": "S"}, {"Fa": "S"}], "hands": [["S", "G", "A", "P", "W", "K"],
+                                                          ["P", "K"]]}
+
+
+def test_a_full_hand_on_a_320_px_phone_breaks_names_only_where_a_word_may_break(page: Page):
+    # Six cards in a row leave each English name about 30 px: "Guardian" must break as
+    # "Guard-ian" (its soft hyphen), never mid-syllable as "Guardi an".
+    text = records.position_to_string("artofwar", {"position": FULL_HAND})
+    page.set_viewport_size({"width": 320, "height": 700})
+    page.goto(f"/play.html?game=artofwar&mode=replay&position={text}&perspective=0&lang=en")
+    page.wait_for_selector(READY)
+    names = page.locator("#app .ahand .hcard .nm")
+    expect(names).to_have_count(6)
+    # Per name, the characters after which its text goes on to a new line.
+    breaks = names.evaluate_all("""els => els.map(e => {
+        const node = e.firstChild, tops = [];
+        for (let i = 0; i < node.length; i++) {
+            const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);
+            // (a character beside a shown hyphen has its box on both lines: the last)
+            const box = [...r.getClientRects()].filter(b => b.width > 0).pop();
+            tops.push(box ? Math.round(box.top) : null);
+        }
+        const at = [];
+        let last = null;
+        tops.forEach((top, i) => { if (top !== null) { if (last !== null && top > last)
+            at.push(node.data.slice(0, i)); last = top; } });
+        return [node.data, at];
+    })""")
+    for name, at in breaks:
+        for head in at:
+            assert head.endswith("\u00ad") or head.endswith(" "), (name, at)
+    assert any(at for _, at in breaks), "no name needed a break: the test proves nothing"
+    no_sideways_scroll(page)

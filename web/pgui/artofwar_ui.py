@@ -939,6 +939,11 @@ def _atk_text(atk: int | None, lang: str) -> str:
     return "X" if atk is None else str(atk)
 
 
+#: Where a long English name may break on a narrow card face (a soft hyphen: shown only if
+#: the line breaks there; the face is aria-hidden, its label says the name whole).
+SOFT_HYPHENS = {"Guardian": "Guard\u00adian", "Soldier": "Sol\u00addier"}
+
+
 def card_face(c: str, king: int, lang: str, state: dict[str, Any] | None = None,
               *, atk_now: int | None = None) -> str:
     """Our own card face: type, ATK, DEF upright/sideways (the one in force bold), damage,
@@ -947,6 +952,7 @@ def card_face(c: str, king: int, lang: str, state: dict[str, Any] | None = None,
     up = (state or {}).get("up", True)
     dmg = (state or {}).get("dmg", 0)
     name = t(f"artofwar.short.{c}", lang)
+    name = SOFT_HYPHENS.get(name, name)  # a narrow card breaks "Guard-ian", not "Guardi-an"
     sub = king_name(king) if c == "K" else ""
     cur_u, cur_s = ("cur", "") if up else ("", "cur")
     atk_shown = _atk_text(atk, lang) if atk_now is None else str(atk_now)
