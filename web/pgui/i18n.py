@@ -56,8 +56,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "seat_here": {"en": "A person here (pass and play)", "ja": "この端末の別の人（交代で遊ぶ）"},
     "seat_bot": {"en": "Bot: {level}", "ja": "ボット：{level}"},
     "seat_link": {"en": "A friend by link (2 players only)", "ja": "リンクで友だち（2人のときのみ）"},
-    "seats_link_note": {"en": "Playing a friend by link is for two players for now.",
-                        "ja": "リンクで友だちと遊べるのは、いまは2人のときだけです。"},
+    "seats_you_note": {"en": "Choose “You” for exactly one player.",
+                       "ja": "「あなた」はちょうど1人のプレイヤーに選んでください。"},
+    "seats_link_note": {"en": "Playing a friend by link is for two players for now: you "
+                              "first, the friend second.",
+                        "ja": "リンクで友だちと遊べるのは、いまは2人のときだけです"
+                              "（あなたが先手、友だちが後手）。"},
     "plan_players": {"en": "{n} players", "ja": "{n}人"},
     "plan_you": {"en": "you", "ja": "あなた"},
     "plan_here": {"en": "a person here", "ja": "この端末の人"},
