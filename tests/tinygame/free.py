@@ -46,6 +46,7 @@ class FreeTinyState(TinyState):
 class FreeTinyGame(TinyGame):
     id = "tinyfree"
     names = {"en": "Tiny Free", "ja": "タイニー・フリー"}
+    max_players = 2  # one option per player's cards
     option_schema: ClassVar[dict[str, dict[str, Any]]] = {
         "cards1": {"default": "1-2-3"}, "cards2": {"default": "1-2-3"},
         "rounds": {"values": [3], "default": 3}}

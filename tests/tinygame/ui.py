@@ -14,6 +14,10 @@ STRINGS = {
     "tiny.reveal": {"en": "Revealed: {a} against {b}", "ja": "公開：{a} 対 {b}"},
     "tiny.p0": {"en": "Player 1", "ja": "プレイヤー1"},
     "tiny.p1": {"en": "Player 2", "ja": "プレイヤー2"},
+    "tiny.p2": {"en": "Player 3", "ja": "プレイヤー3"},
+    "tiny.p3": {"en": "Player 4", "ja": "プレイヤー4"},
+    "tiny.reveal_n": {"en": "Revealed: {cards}", "ja": "公開：{cards}"},
+    "tiny.score_n": {"en": "Points {scores}", "ja": "得点 {scores}"},
     "tiny.points": {"en": "Most points", "ja": "得点が多い"},
     "tiny.rules": {"en": "Both choose a card at once; the higher takes the prize.",
                    "ja": "同時にカードを選び、大きい方が賞品を取ります。"},
@@ -42,6 +46,8 @@ def describe(event: dict[str, Any], lang: str, view: dict[str, Any] | None = Non
         return t("tiny.round", lang, n=event["n"], prize=event["prize"])
     if event["t"] == "chose":
         return t("tiny.chose", lang, who=who(event["p"], lang))
+    if len(event["cards"]) != 2:
+        return t("tiny.reveal_n", lang, cards=" / ".join(map(str, event["cards"])))
     a, b = event["cards"]
     return t("tiny.reveal", lang, a=a, b=b)
 
@@ -64,13 +70,17 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
                  seats: tuple[str, ...] = ("", ""), waiting_for: str = "",
                  before: dict[str, Any] | None = None) -> str:
     me = view["you"]
-    a, b = view["scores"]
+    if len(view["scores"]) == 2:
+        a, b = view["scores"]
+        score = t("tiny.score", lang, a=a, b=b)
+    else:
+        score = t("tiny.score_n", lang, scores=" : ".join(map(str, view["scores"])))
     buttons = "".join(
         f'<button type="button" data-cmd="card:{esc(c)}"{"" if c in legal else " disabled"}>'
         f"{esc(c)}</button>" for c in (view["hands"][me] if me is not None else []))
     prompt = esc(t("tiny.pick", lang)) if legal else esc(waiting_for)
     return (f'<div class="tiny"><p class="prompt" role="status" data-status>{prompt}</p>'
-            f'<p>{esc(t("tiny.score", lang, a=a, b=b))}</p>'
+            f'<p>{esc(score)}</p>'
             f'<div role="group" aria-label="{esc(t("tiny.you_hold", lang))}">{buttons}</div>'
             f"</div>")
 

@@ -48,6 +48,28 @@ STRINGS: dict[str, dict[str, str]] = {
     "mode_hotseat": {"en": "Pass and play (2 players, one device)",
                      "ja": "1台で交代（2人で1台の端末を渡し合って遊ぶ）"},
     "players_n": {"en": "{n} {n|player|players}", "ja": "{n}人"},
+    # Seats of a game for more than two (the lobby's per-seat choices; pgui.table SEAT_KINDS).
+    "players": {"en": "Players", "ja": "人数"},
+    "seats_legend": {"en": "Who plays", "ja": "だれが遊ぶか"},
+    "seat_n": {"en": "Player {n}", "ja": "プレイヤー{n}"},
+    "seat_you": {"en": "You", "ja": "あなた"},
+    "seat_here": {"en": "A person here (pass and play)", "ja": "この端末の別の人（交代で遊ぶ）"},
+    "seat_bot": {"en": "Bot: {level}", "ja": "ボット：{level}"},
+    "seat_link": {"en": "A friend by link (2 players only)", "ja": "リンクで友だち（2人のときのみ）"},
+    "seats_you_note": {"en": "Choose “You” for exactly one player.",
+                       "ja": "「あなた」はちょうど1人のプレイヤーに選んでください。"},
+    "seats_link_note": {"en": "Playing a friend by link is for two players for now: you "
+                              "first, the friend second.",
+                        "ja": "リンクで友だちと遊べるのは、いまは2人のときだけです"
+                              "（あなたが先手、友だちが後手）。"},
+    "plan_players": {"en": "{n} players", "ja": "{n}人"},
+    "plan_you": {"en": "you", "ja": "あなた"},
+    "plan_here": {"en": "a person here", "ja": "この端末の人"},
+    "plan_bot_level": {"en": "{level} bot", "ja": "ボット（{level}）"},
+    "plan_link_seat": {"en": "a friend by link", "ja": "リンクの友だち"},
+    "record_you": {"en": "You", "ja": "あなた"},
+    "record_here": {"en": "Player {n}", "ja": "プレイヤー{n}"},
+    "record_bot": {"en": "Bot ({level})", "ja": "ボット（{level}）"},
     "players_range": {"en": "{a}–{b} players", "ja": "{a}〜{b}人"},
     "lobby": {"en": "Games", "ja": "ゲーム一覧"},
     "back_to_lobby": {"en": "Back to the games", "ja": "ゲーム一覧に戻る"},
@@ -129,6 +151,20 @@ STRINGS: dict[str, dict[str, str]] = {
     "problem.seat": {"en": "The seat must be 0 (first), 1 (second) or random, not “{value}”.",
                      "ja": "手番には0（先手）・1（後手）・「random」のどれかを指定します"
                            "（「{value}」は指定できません）。"},
+    "problem.players": {"en": "{game} is for {a} to {b} players, not “{value}”.",
+                        "ja": "{game}は{a}〜{b}人で遊びます（「{value}」人は指定できません）。"},
+    "problem.seats_token": {
+        "en": "There is no seat “{value}” (you, here, easy, normal, strong or link).",
+        "ja": "席に「{value}」は指定できません（you・here・easy・normal・strong・linkのどれか）。"},
+    "problem.seats_count": {"en": "{players} players need {players} seats, not {n}.",
+                            "ja": "{players}人なら席も{players}つです（{n}つではなく）。"},
+    "problem.seats_you": {"en": "Exactly one seat must be “you”, not {n}.",
+                          "ja": "「you」の席はちょうど1つです（{n}つではなく）。"},
+    "problem.seats_link": {
+        "en": "Playing a friend by link is for two players for now: you first, the friend "
+              "second (seats=you,link).",
+        "ja": "リンクで友だちと遊べるのは、いまは2人のときだけです。あなたが先手、友だちが後手です"
+              "（seats=you,link）。"},
     "problem.switch": {"en": "“{name}” must be on or off, not “{value}”.",
                        "ja": "「{name}」はonかoffです（「{value}」は指定できません）。"},
     "problem.no_record": {

@@ -103,6 +103,8 @@ def _plan_words(game: pygames.Game, name: str, value: Any,
     ``label``: the option's words instead of its own label (a per-seat option in link play)."""
     if name == "mode":
         return {lang: t(f"plan_{value}", lang) for lang in LANGS}
+    if name == "players":
+        return {lang: t("plan_players", lang, n=int(value)) for lang in LANGS}
     if name == "bot":
         return {lang: t("plan_level", lang, level=t(f"level_{value}", lang)) for lang in LANGS}
     if name == "seat":
@@ -127,10 +129,50 @@ def _plan_words(game: pygames.Game, name: str, value: Any,
 #: Each choice's default: the tile's line as the page is built (the script redraws it).
 DEFAULTS = {"mode": "bot", "bot": "normal", "seat": "0"}
 
+#: A seat's choices in the settings of a game for more than two (the query's ``seats=``
+#: tokens, :data:`pgui.session_glue.SEAT_TOKENS`), in the order offered.
+SEAT_CHOICES = ("you", "here", *LEVELS, "link")
+
+
+def seated(game: pygames.Game) -> bool:
+    """The game is for more than two: its settings choose the count of players and who
+    sits in each seat (``players=``, ``seats=``) instead of a mode, a bot and a seat."""
+    return game.max_players > 2
+
+
+def default_seats(players: int) -> list[str]:
+    """The seats the settings start with: you first, then bots of the default level."""
+    return ["you", *[DEFAULTS["bot"]] * (players - 1)]
+
+
+def _seat_words(token: str) -> dict[str, dict[str, str]]:
+    """A seat choice's label in its list and its words on the tile's line."""
+    if token in LEVELS:
+        level = {lang: t(f"level_{token}", lang) for lang in LANGS}
+        return {"label": {lang: t("seat_bot", lang, level=level[lang]) for lang in LANGS},
+                "plan": {lang: t("plan_bot_level", lang, level=level[lang]) for lang in LANGS}}
+    plan_key = {"you": "plan_you", "here": "plan_here", "link": "plan_link_seat"}[token]
+    return {"label": {lang: t(f"seat_{token}", lang) for lang in LANGS},
+            "plan": {lang: t(plan_key, lang) for lang in LANGS}}
+
+
+def _seats_plan(players: int, seats: list[str]) -> list[dict[str, str]]:
+    words = [{lang: t("plan_players", lang, n=players) for lang in LANGS}]
+    return words + [_seat_words(token)["plan"] for token in seats[:players]]
+
 
 def plan(game: pygames.Game, choices: dict[str, Any] | None = None) -> dict[str, str]:
     """The tile's line, what Play will start, in each language: the same words as the
-    lobby's script puts together from the checked choices (``data-plan-*``)."""
+    lobby's script puts together from the checked choices (``data-plan-*``). For a game
+    for more than two the choices are ``players`` and ``seats`` (a list of tokens)."""
+    if seated(game):
+        chosen = {n: s["default"] for n, s in game.option_schema.items()}
+        chosen.update(choices or {})
+        players = int(chosen.pop("players", game.min_players))
+        seats = list(chosen.pop("seats", None) or default_seats(game.max_players))
+        words = _seats_plan(players, seats)
+        words += [_plan_words(game, n, chosen[n]) for n in game.option_schema]
+        return {lang: " · ".join(w[lang] for w in words if w[lang]) for lang in LANGS}
     seat = getattr(ui_module(game.id), "SEAT_OPTIONS", None)
     per_seat = tuple(seat["options"]) if seat else ()
     defaults = {n: s["default"] for n, s in game.option_schema.items()}
@@ -228,10 +270,51 @@ def _strings(prefix: str, values: tuple[str, ...]) -> dict[str, dict[str, str]]:
     return {v: {lang: t(f"{prefix}{v}", lang) for lang in LANGS} for v in values}
 
 
+def _seats_fields(game: pygames.Game) -> str:
+    """A game for more than two: how many play (``players``), and a select per seat (you,
+    a person here, a bot of a level, a friend by link), the seats past the count hidden
+    and disabled. The script keeps the hidden ``seats`` field (what the query carries) and
+    the tile's line in step with them, and says what cannot be played (``data-problem-*``):
+    not exactly one seat for you, or a friend by link with more than two."""
+    gid, low, high = game.id, game.min_players, game.max_players
+    counts = [str(n) for n in range(low, high + 1)]
+    players = _radio_group(game, "players", both("players"), counts, str(low),
+                           {n: {lang: t("players_n", lang, n=int(n)) for lang in LANGS}
+                            for n in counts}, inline=True)
+    seats = default_seats(high)
+    rows = []
+    for i, chosen in enumerate(seats):
+        options = []
+        for token in SEAT_CHOICES:
+            words = _seat_words(token)
+            label, line = words["label"], words["plan"]
+            options.append(
+                f'<option value="{token}"{" selected" if token == chosen else ""} '
+                f'data-en="{esc(label["en"])}" data-ja="{esc(label["ja"])}" '
+                f'data-plan-en="{esc(line["en"])}" data-plan-ja="{esc(line["ja"])}">'
+                f'{esc(label["en"])}</option>')
+        off = " hidden" if i >= low else ""
+        rows.append(
+            f'<div class="seat-row" data-seat-row="{i}"{off}>'
+            f'<label for="{esc(gid)}-seat-{i}">{both("seat_n", n=i + 1)}</label>'
+            f'<select id="{esc(gid)}-seat-{i}" data-seat="{i}"{" disabled" if off else ""}>'
+            f'{"".join(options)}</select></div>')
+    problems = "".join(
+        f' data-problem-{key}-{lang}="{esc(t(text, lang))}"'
+        for key, text in (("you", "seats_you_note"), ("link", "seats_link_note"))
+        for lang in LANGS)
+    return (f'{players}<fieldset class="opt seats" id="{esc(gid)}-seats"{problems}>'
+            f'<legend>{both("seats_legend")}</legend>{"".join(rows)}'
+            f'<input type="hidden" name="seats" value="{",".join(seats[:low])}">'
+            f'<p class="seats-problem" role="alert" hidden></p></fieldset>')
+
+
 def _setup_panel(game: pygames.Game) -> str:
     """Mode, bot, seat and options: a modal dialog over the page (it pushes nothing around),
-    opened by the tile's Change; every choice keeps the tile's line true."""
+    opened by the tile's Change; every choice keeps the tile's line true. A game for more
+    than two chooses its players and their seats instead of mode, bot and seat."""
     gid = game.id
+    many = seated(game)
     modes = _radio_group(game, "mode", both("mode"), ["bot", "hotseat", "link"], "bot",
                          _strings("mode_", ("bot", "hotseat", "link")))
     bot = (_radio_group(game, "bot", both("bot_level"), list(LEVELS), "normal",
@@ -240,9 +323,9 @@ def _setup_panel(game: pygames.Game) -> str:
                           _strings("seat_", ("0", "1", "random")), inline=True))
     helps = option_help(game)
     seat = getattr(ui_module(gid), "SEAT_OPTIONS", None)
-    per_seat = tuple(seat["options"]) if seat else ()
+    per_seat = tuple(seat["options"]) if seat and not many else ()
     options, mine = [], []
-    linked = link_seat_words(game.id)
+    linked = link_seat_words(game.id) if not many else {}
     for name, spec in game.option_schema.items():
         labels = game.option_labels.get(name, {})
         label = labels.get("label") or {lang: name for lang in LANGS}
@@ -265,11 +348,13 @@ def _setup_panel(game: pygames.Game) -> str:
         else:
             options.append(field)
     names = {lang: t("setup_title", lang, game=game.names[lang]) for lang in LANGS}
+    who = (_seats_fields(game) if many
+           else f'{modes}<div class="vs-bot">{bot}{"".join(mine)}</div>')
     return (
         f'<dialog class="setup-panel" id="setup-{esc(gid)}" aria-labelledby="setup-title-{esc(gid)}">'
         f'<div class="panel-head"><h3 id="setup-title-{esc(gid)}">{bilingual(names)}</h3>'
         f'<button type="button" class="close" data-close>{both("setup_close")}</button></div>'
-        f'<div class="panel-body">{modes}<div class="vs-bot">{bot}{"".join(mine)}</div>'
+        f'<div class="panel-body">{who}'
         f'<div class="options">{"".join(options)}</div></div>'
         f'<div class="panel-foot"><p class="plan-text" aria-live="polite">{bilingual(plan(game))}</p>'
         f'<button type="button" class="done" data-close>{both("setup_done")}</button>'
@@ -338,7 +423,10 @@ def _saved_games() -> str:
     labels["names"] = {gid: pygames.get_game(gid).names for gid in pygames.game_ids()}
     # Who won a pass-and-play game: "Red won", in the words of the game's own seats.
     labels["won"] = {gid: [{lang: t("saved_won", lang, who=ui_module(gid).who(p, lang))
-                            for lang in LANGS} for p in (0, 1)] for gid in pygames.game_ids()}
+                            for lang in LANGS}
+                           for p in range(pygames.get_game(gid).max_players)]
+                     for gid in pygames.game_ids()}
+    labels["players_n"] = {lang: t("players_n", lang) for lang in LANGS}
     labels["modes"] = {m: {lang: t(f"mode_{m}", lang) for lang in LANGS}
                        for m in ("bot", "hotseat")}
     labels["levels"] = {lv: {lang: t(f"level_{lv}", lang) for lang in LANGS} for lv in LEVELS}
@@ -415,10 +503,14 @@ SAVED_SCRIPT = """
     what.appendChild(name);
     text(what, " · ");
     what.appendChild(bi(L.modes[g.mode]));
-    if (g.mode === "bot" && L.levels[g.level]) {
+    if (g.mode === "bot" && L.levels[g.level] && !(g.players > 2)) {
       text(what, " (");
       what.appendChild(bi(L.levels[g.level]));
       text(what, ")");
+    }
+    if (g.players > 2) {  // a game for more than two says how many played
+      text(what, " · ");
+      what.appendChild(bi(L.players_n, g.players));
     }
     text(what, " · ");
     what.appendChild(bi(g.over ? L.saved_finished : L.saved_in_progress));
@@ -498,6 +590,10 @@ LOBBY_SCRIPT = """
     root.lang = lang;
     try { localStorage.setItem("pygames.lang", lang); } catch (e) {}
     document.querySelectorAll(".lang-field").forEach(function (f) { f.value = lang; });
+    // A list's entries cannot hold both languages' spans: each says its own (data-en/-ja).
+    document.querySelectorAll("option[data-en]").forEach(function (o) {
+      o.textContent = o.dataset[lang] || o.dataset.en;
+    });
     var params = new URLSearchParams(location.search);
     if (params.has("lang") && params.get("lang") !== lang) {  // a reload keeps it
       params.set("lang", lang);
@@ -519,8 +615,12 @@ LOBBY_SCRIPT = """
     var link = Boolean(mode) && mode.value === "link";  // per-seat options: yours, theirs
     // A free-form option's text field (data-free) and a saved value's choice (data-saved)
     // say the value in their words: the field's own template, "{value}" filled in.
-    var chosen = Array.prototype.filter.call(
-      form.querySelectorAll("input[type=radio]:checked, input[data-free]"), function (r) {
+    // A seat's list (a game for more than two) says its chosen entry's words.
+    var fields = form.querySelectorAll(
+      "input[type=radio]:checked, input[data-free], select[data-seat]:not(:disabled)");
+    var chosen = Array.prototype.map.call(fields, function (r) {
+      return r.matches("select") ? r.options[r.selectedIndex] : r;
+    }).filter(function (r) {
         if (r.matches("[data-free]") && (!r.value || r.value === r.dataset.default)) return false;
         return r.dataset.planEn && !(!vsBot && r.closest(".vs-bot")) && !(vsBot && r.closest(".not-bot"));
       });
@@ -582,12 +682,52 @@ LOBBY_SCRIPT = """
       choices.appendChild(label);
     });
   }
+  // A game for more than two: the count of players shows that many seats' lists (the
+  // others hidden and disabled); choosing "you" for a seat gives the seat that had it this
+  // one's old choice; the hidden "seats" field carries the lists' choices, and Play waits
+  // while they cannot be played (not one "you"; a friend by link with more than two).
+  function seats(form, changed) {
+    var box = form.querySelector("fieldset.seats");
+    if (!box) return;
+    var count = Number(form.querySelector('input[name="players"]:checked').value);
+    var lists = Array.prototype.slice.call(box.querySelectorAll("select[data-seat]"));
+    if (changed && changed.matches("select[data-seat]") && changed.value === "you") {
+      lists.forEach(function (s) {
+        if (s !== changed && s.value === "you") s.value = changed.dataset.was || "here";
+      });
+    }
+    lists.forEach(function (s, i) {
+      var off = i >= count;
+      s.disabled = off;
+      box.querySelector('[data-seat-row="' + i + '"]').hidden = off;
+      s.dataset.was = s.value;
+    });
+    var values = lists.slice(0, count).map(function (s) { return s.value; });
+    box.querySelector('input[name="seats"]').value = values.join(",");
+    var yous = values.filter(function (v) { return v === "you"; }).length;
+    var problem = yous !== 1 ? "you" :
+      values.indexOf("link") >= 0 && values.join(",") !== "you,link" ? "link" : "";
+    var note = box.querySelector(".seats-problem");
+    note.textContent = "";
+    note.hidden = !problem;
+    if (problem) {
+      ["en", "ja"].forEach(function (lang) {
+        var s = document.createElement("span");
+        s.lang = lang;
+        s.className = "l-" + lang;
+        s.textContent = box.getAttribute("data-problem-" + problem + "-" + lang);
+        note.appendChild(s);
+      });
+    }
+    form.querySelectorAll('button[type="submit"]').forEach(function (b) { b.disabled = !!problem; });
+  }
   document.querySelectorAll("form.start").forEach(function (form) {
     var panel = form.querySelector("dialog");
     form.querySelectorAll("[data-store]").forEach(saved);
     form.querySelector("button.setup").addEventListener("click", function () {
       panel.showModal();
-      form.querySelector('input[name="mode"]:checked').focus();  // arrows move the choice
+      // The first choice (mode, or the count of players): arrows move it.
+      form.querySelector('input[name="mode"]:checked, input[name="players"]:checked').focus();
     });
     form.querySelectorAll("[data-close]").forEach(function (b) {
       b.addEventListener("click", function () { panel.close(); });
@@ -595,9 +735,10 @@ LOBBY_SCRIPT = """
     panel.addEventListener("click", function (e) {  // a tap on the backdrop closes it
       if (e.target === panel) panel.close();
     });
-    form.addEventListener("change", function () { plan(form); });
+    form.addEventListener("change", function (e) { seats(form, e.target); plan(form); });
     form.addEventListener("input", function (e) { if (e.target.matches("[data-free]")) plan(form); });
-    addEventListener("pageshow", function () { plan(form); });  // restored choices
+    addEventListener("pageshow", function () { seats(form); plan(form); });  // restored choices
+    seats(form);
     plan(form);
     form.addEventListener("submit", function (e) {
       if (panel.open) panel.close();

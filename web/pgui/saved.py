@@ -15,11 +15,16 @@ hex digits), holding a JSON envelope::
 
     {"kind": "pygames.saved", "v": 1, "id": "3fa9c01b2e",
      "game": "kiriai", "mode": "bot", "level": "easy", "seat": 0, "human": 0,
+     "players": 2, "seats": ["you", "easy"],
      "speed": 900, "lang": "en", "created": 1764600000000, "updated": 1764600042000,
      "moves": 6, "over": false, "record": {...State.record(): game, v, seed, actions...},
      "replay": "r1....", "winners": [0]}
 
-``level``/``human``: the bot's level and the human's seat (``mode=bot``); ``created`` and
+``players`` and ``seats``: how many play and who sits where (:data:`pgui.table.SEAT_KINDS`,
+``you``, ``here`` or a bot's level per seat; written since games for more than two, an
+entry without them is two players as ``mode``, ``level`` and ``human`` say), so a saved game
+resumes with its bots in their seats;
+``level``/``human``: the (first) bot's level and the human's seat; ``created`` and
 ``updated``: milliseconds since the epoch; ``moves``: the record's actions; ``replay``: the
 record string (:func:`pygames.records.to_string`) once the game is over, for the lobby's
 Replay link, and ``winners`` (the seats that won: ``[]`` a draw) once it is over, for the
@@ -61,7 +66,7 @@ import pygames
 from pygames.bots import LEVELS
 
 from .i18n import register, t
-from .table import MODES, Table
+from .table import MODES, SEAT_KINDS, Table
 
 KIND = "pygames.saved"
 #: The envelope's format version; bump it (and add an upgrade) when the envelope changes.
@@ -140,6 +145,7 @@ def envelope(table: Table, save_id: str, created: int) -> dict[str, Any]:
         "level": table.level, "seat": table.seat_choice, "human": table.human,
         "speed": table.speed, "lang": table.lang, "created": created, "updated": now_ms(),
         "moves": len(record["actions"]), "over": over, "record": record,
+        "players": len(table.seat_kinds), "seats": list(table.seat_kinds),
     }
     if over:
         env["replay"] = records.to_string(record)
@@ -150,7 +156,7 @@ def envelope(table: Table, save_id: str, created: int) -> dict[str, Any]:
 def winners(table: Table) -> list[int]:
     """Who won a finished game (``[]``: a draw), from the outcome every seat is shown."""
     outcome = table.state.outcome() or {}
-    return sorted(p for p in outcome.get("winners", ()) if p in (0, 1))
+    return sorted(p for p in outcome.get("winners", ()) if 0 <= p < table.state.players)
 
 
 def dumps(env: dict[str, Any]) -> str:
@@ -174,12 +180,24 @@ def loads(text: str) -> dict[str, Any]:
     while env["v"] < VERSION:
         env = UPGRADES[env["v"]](env)
     record = env.get("record")
+    seats = env.get("seats")
+    players = len(seats) if isinstance(seats, list) else 2
     if (not isinstance(env.get("id"), str) or env.get("mode") not in MODES
             or not isinstance(record, dict) or record.get("game") not in pygames.game_ids()
             or env.get("game") != record.get("game")
-            or env.get("level") not in (None, *LEVELS) or env.get("human") not in (0, 1)):
+            or env.get("level") not in (None, *LEVELS)
+            or env.get("human") not in range(players)
+            or (seats is not None and not _seats_ok(seats, record))):
         raise SavedError("format", "missing or wrong fields")
     return env
+
+
+def _seats_ok(seats: Any, record: dict[str, Any]) -> bool:
+    """A saved game's seats: a list of :data:`SEAT_KINDS` with one ``you``, one per player
+    of its record."""
+    return (isinstance(seats, list) and all(isinstance(k, str) and k in SEAT_KINDS
+                                            for k in seats)
+            and seats.count("you") == 1 and len(seats) == record.get("players", 2))
 
 
 def resume_table(env: dict[str, Any], *, lang: str, speed: int | None = None,
@@ -191,7 +209,8 @@ def resume_table(env: dict[str, Any], *, lang: str, speed: int | None = None,
     try:
         table = Table(env["game"], mode=env["mode"], seed=record["seed"], level=env["level"],
                       seat=env["human"], slices=slices, options=record.get("options") or {},
-                      lang=lang, speed=speed if isinstance(speed, int) else 900)
+                      lang=lang, speed=speed if isinstance(speed, int) else 900,
+                      seats=env.get("seats"))
         table.game.from_record(record)  # checks the record as a whole first
         table.resume(record["actions"])
     except (ValueError, KeyError, TypeError) as exc:

@@ -180,6 +180,54 @@ def seat_values(game: pygames.Game, params: dict[str, str]) -> tuple[Any, Any] |
                  for i, key in enumerate(("mine", "theirs")))  # type: ignore[return-value]
 
 
+#: The seats a query may name (``seats=you,here,strong``): you, another person at this
+#: device, a bot of a level, a friend by link (link play: two players, you first).
+SEAT_TOKENS = ("you", "here", *LEVELS, "link")
+
+
+def parse_seats(game: pygames.Game, params: dict[str, str]) -> tuple[str, ...] | None:
+    """Who sits where, from ``players=N`` and ``seats=you,here,strong,...`` (one token of
+    :data:`SEAT_TOKENS` per seat, in seat order), or None when the query gives neither
+    (``mode``, ``bot`` and ``seat`` say it, as for two players always). ``players`` alone
+    fills the other seats from ``mode``: people here in pass and play, else bots of
+    ``bot``'s level. A count outside the game's range, an unknown token, a count of seats
+    that is not the count of players or not exactly one ``you``: a :class:`LinkProblem`.
+
+    >>> game = pygames.get_game(pygames.game_ids()[0])
+    >>> parse_seats(game, {"seats": "here,you"}), parse_seats(game, {"players": "2"})
+    (('here', 'you'), ('you', 'normal'))
+    """
+    text, count = params.get("seats") or "", params.get("players") or ""
+    if not text and not count:
+        return None
+    low, high = game.min_players, game.max_players
+    if count:
+        if not count.isdecimal() or not low <= int(count) <= high:
+            raise LinkProblem("players", game=game.names, a=low, b=high, value=count[:20])
+        players = int(count)
+    if not text:
+        other = {"hotseat": "here", "link": "link"}.get(params.get("mode") or "",
+                                                         params.get("bot") or "normal")
+        if other not in SEAT_TOKENS:
+            raise LinkProblem("bot", value=other)
+        text = ",".join(["you", *[other] * (players - 1)])
+    seats = tuple(token.strip() for token in text.split(","))
+    for token in seats:
+        if token not in SEAT_TOKENS:
+            raise LinkProblem("seats_token", value=token[:20])
+    if not count:
+        players = len(seats)
+        if not low <= players <= high:
+            raise LinkProblem("players", game=game.names, a=low, b=high, value=players)
+    if len(seats) != players:
+        raise LinkProblem("seats_count", players=players, n=len(seats))
+    if seats.count("you") != 1:
+        raise LinkProblem("seats_you", n=seats.count("you"))
+    if "link" in seats and seats != ("you", "link"):
+        raise LinkProblem("seats_link")
+    return seats
+
+
 def _number(text: str | None) -> int | None:
     return int(text) if text and text.isdecimal() else None
 
@@ -203,6 +251,11 @@ def make_table(query: str, *, saved_lang: str | None = None, nav_lang: str | Non
     if mode not in (*MODES, *LINK_MODES):
         raise LinkProblem("mode", value=mode)
     game = _game(params.get("game") or pygames.game_ids()[0])
+    seats = parse_seats(game, params) if mode != "join" else None
+    if seats == ("you", "link"):
+        mode = "link"  # link play as it is: two players, the host first
+    elif mode == "link" and seats is not None:
+        raise LinkProblem("seats_link")
     if mode in LINK_MODES:
         from .link import LinkTable
 
@@ -222,7 +275,7 @@ def make_table(query: str, *, saved_lang: str | None = None, nav_lang: str | Non
     table = Table(game.id, mode=mode, seed=deal, level=level, seat=seat, slices=True,
                   options=parse_options(game, params), lang=lang,
                   seat_values=seat_values(game, params) if mode == "bot" else None,
-                  speed=DEFAULT_SPEED if speed is None else speed)
+                  speed=DEFAULT_SPEED if speed is None else speed, seats=seats)
     table.page = page
     return table
 

@@ -89,7 +89,7 @@ False
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pygames
@@ -99,6 +99,11 @@ from . import ui_module
 from .i18n import LANGS, esc, t
 
 MODES = ("bot", "hotseat")
+#: Who sits in a seat at a local table (:class:`Table`'s ``seats``): ``you`` (the person
+#: whose device it is), ``here`` (another person at this device: pass and play), a bot of
+#: a level (:data:`pygames.bots.LEVELS`), or ``random`` (a bot that plays at random).
+PEOPLE = ("you", "here")
+SEAT_KINDS = (*PEOPLE, *LEVELS, "random")
 
 
 class Table:
@@ -110,19 +115,43 @@ class Table:
     def __init__(self, game_id: str, *, mode: str = "bot", seed: int = 0,
                  options: dict[str, Any] | None = None, lang: str = "en",
                  speed: int = 900, level: str | None = None, seat: int | str = 0,
-                 slices: bool = False, seat_values: tuple[Any, Any] | None = None) -> None:
+                 slices: bool = False, seat_values: tuple[Any, Any] | None = None,
+                 seats: Sequence[str] | None = None) -> None:
         """``level``: the bot's (``easy``/``normal``/``strong``: :class:`SearchBot`; None: a
         random bot); ``seat``: the human's against the bot (0 = first player, or
         ``"random"``: drawn from the seed); ``slices``: the bot thinks only in
         :meth:`think`, a slice at a time, so a page stays answerable (else at once);
         ``seat_values``: against the bot, the human's and the bot's values of the UI
         module's ``SEAT_OPTIONS`` (None: leave that one as ``options`` says), set on the
-        right seats each time the human's seat is drawn (a random seat, every rematch)."""
+        right seats each time the human's seat is drawn (a random seat, every rematch).
+
+        ``seats``: who sits where, one of :data:`SEAT_KINDS` per seat (as many as the game
+        is played by, within its ``min_players``..``max_players``), exactly one ``you``;
+        it replaces ``mode``, ``level`` and ``seat``. One person at the device is
+        ``mode="bot"`` (that person's screen throughout), several are ``"hotseat"`` (pass
+        and play, the bots' moves playing out on the device between theirs). Without it,
+        ``mode="bot"`` is ``you`` and a bot of ``level``, ``"hotseat"`` is ``you, here``."""
+        if seats is not None:
+            seats = tuple(seats)
+            bad = [k for k in seats if k not in SEAT_KINDS]
+            if bad:
+                raise ValueError(f"unknown seat {bad[0]!r} (use: {', '.join(SEAT_KINDS)})")
+            if seats.count("you") != 1:
+                raise ValueError(f"exactly one seat is 'you', not {seats.count('you')}")
+            mode = "bot" if sum(k in PEOPLE for k in seats) == 1 else "hotseat"
+            seat = seats.index("you")
+            level = next((k for k in seats if k in LEVELS), None)
         if level is not None and level not in LEVELS:
             raise ValueError(f"unknown bot level {level!r} (use one of: {', '.join(LEVELS)})")
-        if seat not in (0, 1, "random"):
+        if seat not in (0, 1, "random") and seats is None:
             raise ValueError(f"the seat must be 0, 1 or random, not {seat!r}")
         self.level, self.seat_choice, self.slices = level, seat, slices
+        self.seats_in = seats
+        #: Who sits in each seat (:data:`SEAT_KINDS`), set by :meth:`start`.
+        self.seat_kinds: tuple[str, ...] = ()
+        #: Pass and play: the person who last had the device (their seat), so it is handed
+        #: over only from one person to another (None: nobody yet, or not known).
+        self.holder: int | None = None
         #: Each thinking bot's ``[search, its first slice's time, when its clock started]``
         #: (the times None until then; see :meth:`think`).
         self.thinking: dict[int, list[Any]] = {}
@@ -134,6 +163,8 @@ class Table:
             raise ValueError(f"unknown mode {mode!r} (use one of: {', '.join(self.modes)})")
         self.game = pygames.get_game(game_id)
         self.ui = ui_module(game_id)
+        if seats is not None:
+            self.game.check_players(len(seats))
         self.mode = mode
         self.lang = lang if lang in LANGS else "en"
         self.speed = speed
@@ -146,9 +177,12 @@ class Table:
     def start(self, seed: int) -> None:
         self.seed = seed
         self.human = seed % 2 if self.seat_choice == "random" else int(self.seat_choice)
+        self.seat_kinds = self._seat_kinds()
         self._place_seat_values()
-        self.state = self.game.new_game(seed=seed, options=self.options)
-        self._fresh = lambda: self.game.new_game(seed=seed, options=self.options)
+        players = len(self.seat_kinds)
+        self.state = self.game.new_game(seed=seed, players=players, options=self.options)
+        self._fresh = lambda: self.game.new_game(seed=seed, players=players,
+                                                 options=self.options)
         #: Every action played at this table, in order (undo replays all but the last).
         self.played: list[tuple[int, str]] = []
         self.bots: dict[int, Any] = self._new_bots()
@@ -161,14 +195,29 @@ class Table:
         # Hot-seat: the player whose hand may be on screen (None = nobody's).
         self.active: int | None = None
         self.handover: int | None = None
+        self.holder = None
         self._after_change()  # bots may act (and setup events appear) before anything shows
         self.shown = self._count()
         self._next_handover()
 
+    def _seat_kinds(self) -> tuple[str, ...]:
+        """Who sits where this game: the ``seats`` given, else what the mode says (against
+        the bot, the human's seat drawn anew each game when it is random)."""
+        if self.seats_in is not None:
+            return self.seats_in
+        if self.mode == "bot":
+            bot = self.level or "random"
+            return tuple("you" if p == self.human else bot for p in range(2))
+        return ("you", "here")
+
+    def people(self) -> list[int]:
+        """The seats of the people at this device (the others are bots)."""
+        return [p for p, kind in enumerate(self.seat_kinds) if kind in PEOPLE]
+
     def _place_seat_values(self) -> None:
         """``seat_values`` (the human's, the bot's) onto the options of their seats."""
         names = (getattr(self.ui, "SEAT_OPTIONS", None) or {}).get("options")
-        if not self.seat_values or not names:
+        if not self.seat_values or not names or len(self.seat_kinds) != 2:
             return
         options = dict(self.options)
         for who, value in ((self.human, self.seat_values[0]), (1 - self.human,
@@ -178,12 +227,16 @@ class Table:
         self.options = self.game.resolve_options(options)
 
     def _new_bots(self) -> dict[int, Any]:
-        """The bot of ``mode=bot`` (seeded by the deal), before its first decision."""
-        if self.mode != "bot":
-            return {}
-        other, seed = 1 - self.human, self.seed * 7 + 1
-        return {other: RandomBot(seed=seed) if self.level is None else
-                SearchBot(self.game, other, level=self.level, seed=seed, timed=self.slices)}
+        """The bots of the seats no person sits in (each seeded by the deal and its place
+        among the bots), before their first decision."""
+        bots: dict[int, Any] = {}
+        for p, kind in enumerate(self.seat_kinds):
+            if kind in PEOPLE:
+                continue
+            seed = self.seed * 7 + 1 + 7919 * len(bots)
+            bots[p] = (RandomBot(seed=seed) if kind == "random" else
+                       SearchBot(self.game, p, level=kind, seed=seed, timed=self.slices))
+        return bots
 
     def rematch(self) -> None:
         self.start(self.seed + 1)
@@ -275,11 +328,12 @@ class Table:
     def _bot_plays(self, p: int, action: str) -> None:
         """A bot's move, played back as a person's would be."""
         was_animating, count = self.animating, self._count()
-        before = self._view(self.human)
+        before = self._view(None if self.mode == "hotseat" else self.human)
         self._play(p, action)
         if self._count() > count and not was_animating:
             self._play_back_from(count, before)
         self._start_thinking()
+        self._next_handover()
 
     def _play_back_from(self, count: int, before: dict[str, Any] | None) -> None:
         """Play back the events from number ``count`` on that came without a click here
@@ -291,16 +345,24 @@ class Table:
             self.advance()
 
     def _next_handover(self) -> None:
+        """Pass and play: whose hand the screen may show now. The first person to move gets
+        the device through the hand-over screen, unless they hold it already (never a
+        hand-over from someone to themselves); while only bots are to move (or think) the
+        screen shows nobody's hand."""
         if self.mode != "hotseat" or self.animating:
             return
-        movers = self._to_move()
+        movers = [p for p in self._to_move() if p not in self.bots]
         if not movers:
             self.active = self.handover = None
         elif not getattr(self.ui, "SECRETS", True):  # nothing hidden: no need to hand over
             self.active, self.handover = movers[0], None
+            self.holder = self.active
         elif self.active not in movers:
-            self.active = None
-            self.handover = movers[0]
+            if movers[0] == self.holder:  # still in this person's hands: nothing to hand over
+                self.active, self.handover = self.holder, None
+            else:
+                self.active = None
+                self.handover = movers[0]
 
     # -- what the table reads: one seat's part of the protocol ----------------------------
     # Local play reads the engine state on this device; link play (pgui.link) overrides
@@ -348,6 +410,7 @@ class Table:
             return
         if name == "handover-ok" and self.handover is not None and not self.animating:
             self.active, self.handover = self.handover, None
+            self.holder = self.active
             return
         if name == "handover-act":
             self._handover_act(arg)
@@ -402,7 +465,7 @@ class Table:
             self.message = t("error", self.lang, msg=str(exc))
             return
         self.shown = self.since = before
-        self.active = self.handover = None
+        self.holder, self.active, self.handover = seat, None, None
         self._after_change()
         if self.animating:
             self._skip_quiet()
@@ -461,7 +524,7 @@ class Table:
         played back, the bots act if they are to move, then whose eyes the screen is for."""
         self.sel = self.ui.new_selection()
         self.before = self.since = None
-        self.active = self.handover = None
+        self.active = self.handover = self.holder = None
         self._after_change()
         self.shown = self._count()
         self._next_handover()
@@ -495,11 +558,14 @@ class Table:
 
     # -- output --------------------------------------------------------------------------
     def seats(self) -> tuple[str, ...]:
-        """A label per seat ("you", "bot"), or empty labels when people share the device."""
+        """A label per seat ("you", "bot"); when people share the device theirs are empty
+        (the screen is each one's in turn), the bots' still say "bot"."""
+        kinds = self.seat_kinds or ("",) * self.game_players()
         if self.mode == "bot":
             return tuple(t("you" if p == self.human else "bot", self.lang)
                          for p in range(self.game_players()))
-        return ("",) * self.game_players()
+        return tuple("" if kind in PEOPLE or not kind else t("bot", self.lang)
+                     for kind in kinds)
 
     def title(self) -> str:
         return self.game.names[self.lang]
@@ -602,8 +668,21 @@ class Table:
         if self.animating or getattr(self, "positional", False):
             return None
         if self._over() or not getattr(self.ui, "SECRETS", True):
-            return self.state.record()
+            record = self.state.record()
+            if self.seats_in is not None:  # who sat where: names the replay shows
+                record["names"] = self.seat_names()
+            return record
         return None
+
+    def seat_names(self) -> list[str]:
+        """A name per seat for a record: you, the other people here (by their place), the
+        bots with their level."""
+        lang = self.lang
+        return [t("record_you", lang) if kind == "you"
+                else t("record_here", lang, n=p + 1) if kind == "here"
+                else t("record_bot", lang, level=t(f"level_{kind}", lang) if kind in LEVELS
+                       else kind)
+                for p, kind in enumerate(self.seat_kinds)]
 
     def base_url(self) -> str:
         """The app's address, ending in ``/`` (``./`` when the page did not say)."""
@@ -652,5 +731,7 @@ class Table:
         if not outcome["winners"]:
             return t("draw", lang)
         if self.mode == "bot":
+            if self.human in outcome["winners"] and len(outcome["winners"]) > 1:
+                return t("draw", lang)  # a shared first place
             return t("you_win" if outcome["winners"] == [self.human] else "you_lose", lang)
         return t("wins", lang, who=self.ui.who(outcome["winners"][0], lang))
