@@ -88,7 +88,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "electors.eff.heart": _s("once a game: one of your acquired cards counts as a colour of your choice",
                              "1ゲームに1回：獲得したカード1枚を好きな色として数える"),
     "electors.used": _s("used this turn", "この手番に使用済み"),
-    "electors.spent": _s("spent", "使用済み（裏返し）"),
+    "electors.spent": _s("spent", "使用済み（横向き）"),
     "electors.ready": _s("ready", "未使用"),
     # Places and panels
     "electors.round": _s("Round {n}", "第{n}ラウンド"),
@@ -1190,7 +1190,6 @@ def _influence_html(items: list[dict[str, Any]], lang: str) -> str:
 
 def _strip(s: _Screen, board: dict[str, Any], p: int, seat_label: str) -> str:
     view, lang = s.view, s.lang
-    f = s.f(p)
     hand = (board.get("hand_counts") or [0] * 4)[p]
     deck = (board.get("deck_counts") or [0] * 4)[p]
     acquired = (board.get("acquired") or [[]] * 4)[p]
@@ -1223,7 +1222,7 @@ def _strip(s: _Screen, board: dict[str, Any], p: int, seat_label: str) -> str:
     return (f'<section class="{" ".join(classes)}" data-seat="{p}" data-hand="{hand}" '
             f'data-deck="{deck}" data-acquired="{len(acquired)}">'
             f'<p class="sr-only">{esc(full)}</p>'
-            f'<div aria-hidden="true"><h3><span class="swatch"></span>{esc(f["who"] if p == s.me else seat_name(p, view, lang))}'
+            f'<div aria-hidden="true"><h3><span class="swatch"></span>{esc(seat_name(p, view, lang))}'
             f'{label}{badge}{flag}</h3>'
             f'<p class="counts"><span>{esc(t("electors.hand_n", lang, n=hand))}</span>'
             f'<span>{esc(t("electors.deck_n", lang, n=deck))}</span></p>'
@@ -1669,9 +1668,9 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
                      f'{esc(t("skip", lang))}</button></div>')
     else:
         parts.append(_controls(s))
-    parts.append(_hand(s))
-    parts.append(_market(s, board))
-    parts.append(_final(s))
+    # Once scoring has begun its table comes first; until then the hand and the market.
+    final = _final(s)
+    parts += [final, _hand(s), _market(s, board)] if final else [_hand(s), _market(s, board)]
     return (f'<div class="electors etable" data-phase="{esc(view.get("phase", ""))}" '
             f'data-players="{n}" data-round="{view.get("round", 0)}" '
             f'data-buying="{esc(s.sel["buy"] or "")}">{"".join(parts)}</div>')
