@@ -2,10 +2,11 @@
 
 Nothing here touches the DOM, and nothing here imports the engine: the table is drawn
 from the view alone (the influence cards' kinds and costs follow from their ids, as the
-contract writes them). Phone first, one column: whose turn and what is still allowed, the
-players' strips (hand and deck counts, acquired cards by colour, influence cards), the four
-candidates and the cube supply, the kingdom grid, the status line, the current choice's
-buttons, your hand, the market, and at the end the final scoring table.
+contract writes them). Phone first, one column, so that a choice is made on one screen:
+whose turn and what is still allowed, the four candidates and the cube supply, the kingdom
+grid, the status line, the current choice's buttons, your hand (the final scoring table
+before it once scoring has begun), the market, and the players' strips (hand and deck
+counts, acquired cards by colour, influence cards), which a wide screen shows on top.
 
 Every engine action is at most three clicks away, all by ``data-cmd`` buttons:
 
@@ -154,7 +155,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "electors.b.pass": _s("Pass (hand and deck are empty)", "パス（手札も山札もない）"),
     "electors.b.match": _s("Match with your {card}", "{card}でマッチ"),
     "electors.b.match_mod": _s("Match with your {card} {how}", "{card}を{how}でマッチ"),
-    "electors.b.match_does": _s("both go to your acquired cards", "両方を獲得する"),
     "electors.b.raised": _s("raised to {n} by {what}", "{what}で{n}にして"),
     "electors.b.lowered": _s("lowered to {n} by {what}", "{what}で{n}にして"),
     "electors.b.times": _s("{n} × {kind}", "{kind}{n}枚"),
@@ -1283,7 +1283,9 @@ def _market(s: _Screen, board: dict[str, Any]) -> str:
     body = (f'<ul class="mcards">{"".join(items)}</ul>' if items
             else f'<p class="muted">{esc(t("electors.market_empty", lang))}</p>')
     deck = board.get("influence_deck", 0)
-    mark = " data-choice" if choice else ""
+    # Not the current choice's mark: a buy is optional (its payments are asked in the
+    # choice's buttons once a card is picked), and the phone keeps the grid in view.
+    mark = ' data-buyable="true"' if choice else ""
     reveal = ' data-reveal="market"' if s.current and s.current.get("t") == "buy" else ""
     return (f'<section class="emarket"{mark}{reveal}><h3>{esc(t("electors.market", lang))}</h3>{body}'
             f'<p class="ideck" data-influence-deck="{deck}">{esc(t("electors.influence_deck", lang, n=deck))}</p>'
@@ -1375,7 +1377,7 @@ def _controls(s: _Screen) -> str:
         elif phase == "number":
             for a in legal:
                 if parse_match(a):
-                    add(a, match_label(a, lang, view), "match", does=t("electors.b.match_does", lang))
+                    add(a, match_label(a, lang, view), "match")
             _, c = _pending_card(view)
             add("take", t("electors.b.take", lang, card=card_name(c, lang)), "take")
         elif phase == "cube":
@@ -1656,9 +1658,11 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
     n = view.get("players") or len(view.get("colours") or []) or 2
     order = list(range(n))
     strips = "".join(_strip(s, board, p, seats[p] if p < len(seats) else "") for p in order)
+    # Phone first, so that a choice is made on one screen: the turn line, the candidates,
+    # the grid, the status line, the choice's buttons and your hand; then the market and
+    # the players' strips (a wide screen puts the strips on top: electors.css).
     parts = [
         _status(s, board),
-        f'<div class="estrips" data-players="{n}">{strips}</div>',
         _candidates(s, board),
         _grid(s, board),
         f'<p class="prompt" role="status" aria-live="polite" data-status>{esc(ask)}</p>',
@@ -1671,6 +1675,7 @@ def render_table(view: dict[str, Any], legal: list[str], lang: str, *,
     # Once scoring has begun its table comes first; until then the hand and the market.
     final = _final(s)
     parts += [final, _hand(s), _market(s, board)] if final else [_hand(s), _market(s, board)]
+    parts.append(f'<div class="estrips" data-players="{n}">{strips}</div>')
     return (f'<div class="electors etable" data-phase="{esc(view.get("phase", ""))}" '
             f'data-players="{n}" data-round="{view.get("round", 0)}" '
             f'data-buying="{esc(s.sel["buy"] or "")}">{"".join(parts)}</div>')
