@@ -663,3 +663,37 @@ def test_open_view_shows_every_hand_and_every_face():
     assert merged["grid"][0][1]["c"] == "B6" and merged["grid"][0][3]["c"] == "R5"
     html = screen(merged, [])
     assert "Hand: Blue 1, Blue 1" in htmllib.unescape(html)
+
+
+def test_the_two_player_variant_names_both_colours_and_shows_both_faces():
+    view = make_view(players=2, colours=["RG", "BY"], hand_counts=[5, 4], deck_counts=[9, 9],
+                     acquired=[["R5"], ["B3"]], influence=[[], []])
+    view["grid"][1][0] = down("G", "G3")
+    html = screen(view, TURN, seats=("you", "bot"))
+    cells = {a["data-cell"]: htmllib.unescape(a["aria-label"]) for a in button_tags(html)
+             if "data-cell" in a}
+    assert cells["a2"] == "Row 2, column a: face-down Green card, yours: Green 3"
+    strips = all_outer(html, 'class="pstrip')
+    assert "Red &amp; Green" in strips[0] and "Blue &amp; Yellow" in strips[1]
+    assert ui.describe({"t": "draw", "p": 1, "n": 3}, "en", view) == "Blue & Yellow draws 3 cards."
+
+
+def test_a_spectator_is_told_whose_turn_it_is_and_sees_no_hand():
+    view = make_view(you=None, hand=None)
+    html = screen(view, [])
+    assert status(html) == "Red's turn."
+    assert enabled_commands(html) == []
+    assert "seen" not in outer(html, 'class="egrid"')
+
+
+def test_a_row_majority_step_marks_its_row():
+    before = make_view(you=1, phase="hearts", to_move=[1])
+    events = [{"t": "row", "row": 2, "colour": "B", "counts": {"B": 2, "G": 1}}]
+    html = ui.render_table(before, [], "en", events=events, shown=0, since=0, before=before)
+    html = ui.render_table(before, [], "en", events=events + [{"t": "rank", "ranks": {}}],
+                           shown=1, since=0, before=before)
+    assert status(html).startswith("Row 2: Blue has the most electors")
+    head = outer(html, 'data-row="2"')
+    assert "data-reveal" in head
+    cands = outer(html, 'class="ecands"')
+    assert re.findall(r'data-cubes="(\d+)"', cands) == ["1", "3", "0", "1"]

@@ -1144,7 +1144,9 @@ def _row_head(s: _Screen, r: int, row: list[Any]) -> str:
     if unknown:
         words += ("; " if lang == "en" else "。") + t("electors.row_unknown", lang, n=unknown)
     label = t("electors.row_count", lang, row=r + 1, counts=words)
-    return (f'<span class="edge row" data-row="{r + 1}" data-lead="{"".join(leaders)}">'
+    step = s.current or {}
+    reveal = ' data-reveal="row"' if step.get("t") == "row" and step.get("row") == r + 1 else ""
+    return (f'<span class="edge row" data-row="{r + 1}" data-lead="{"".join(leaders)}"{reveal}>'
             f'<span aria-hidden="true">{r + 1}</span>{lead}'
             f'<span class="sr-only">{esc(label)}</span></span>')
 
