@@ -747,7 +747,8 @@ def _back_words(back: Any, lang: str) -> str:
 
 
 def _counts_words(counts: dict[str, int] | None, lang: str) -> str:
-    items = [f"{col_name(c, lang)} {n}" for c, n in sorted((counts or {}).items(),
+    fmt = "{c}{n}枚" if lang == "ja" else "{c} {n}"
+    items = [fmt.format(c=col_name(c, lang), n=n) for c, n in sorted((counts or {}).items(),
                                                              key=lambda kv: (-kv[1], kv[0])) if n]
     return _join(items, lang) or t("electors.none", lang)
 
