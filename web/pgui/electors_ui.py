@@ -161,6 +161,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "electors.b.take": _s("Take the {card} into your hand (②)", "{card}を手札に取る（②）"),
     "electors.b.put": _s("Put your {card} face down on {cell}", "{card}を{cell}に裏向きで置く"),
     "electors.b.cube": _s("Put the cube on candidate {col} ({n} now)", "候補者・{col}にキューブを置く（現在{n}個）"),
+    "electors.b.cube_short": _s("{col} (now {n})", "{col}（現在{n}個）"),
     "electors.b.bribe": _s("Take {card} from {whose} acquired cards", "{whose}獲得カードから{card}を取る"),
     "electors.b.end": _s("End your turn", "手番を終える"),
     "electors.b.buy": _s("Buy {card}: {cost}; {effect}", "{card}を買う：{cost}。{effect}"),
@@ -252,6 +253,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "electors.ev.bribe": _s("Bribery: {who} {you|take|takes} {card} from {from_whose} acquired cards.",
                             "買収：{who}が{from_whose}獲得カードから{card}を取った。"),
     "electors.ev.bribe_none": _s("Bribery: nothing to take.", "買収：取れるカードはなかった。"),
+    "electors.ev.bribe_hand": _s("Bribery: {who} {you|take|takes} {card} from {from_whose} hand.",
+                                 "買収：{who}が{from_whose}手札から{card}を取った。"),
+    "electors.ev.bribe_hand_back": _s("Bribery: {who} {you|take|takes} a card from {from_whose} hand ({back}).",
+                                      "買収：{who}が{from_whose}手札からカードを1枚取った（{back}）。"),
+    "electors.sp.s": _s("Backroom Scheming", "裏工作"),
+    "electors.sp.b": _s("Bribery", "買収"),
+    "electors.sp.j": _s("Jester", "道化"),
     "electors.ev.jester": _s("Jester: the other face-down cards turn up: {cards}.",
                              "道化：ほかの裏向きのカードが表になった：{cards}。"),
     "electors.ev.jester_none": _s("Jester: no other face-down card to turn up.",
@@ -803,14 +811,20 @@ def describe(event: dict[str, Any], lang: str, view: dict[str, Any] | None = Non
         if not isinstance(owner, int):
             return t("electors.ev.trap_nobody", lang, **args)
         owner_f = forms(owner, me, view, lang)
-        return t("electors.ev.trap", lang, **args,
-                 owner_whose=owner_f["whose"])
+        args["card"] = t(f"electors.sp.{info.get('special') or 'b'}", lang)
+        return t("electors.ev.trap", lang, **args, owner_whose=owner_f["whose"])
     if kind == "scheme":
         return t("electors.ev.scheme", lang, **f, n=event.get("n", 0))
     if kind == "bribe":
+        fr = forms(event.get("from"), me, view, lang)
+        if "back" in event:  # bribery_mode owner_takes_random_hand_card: from the hand
+            if event.get("c"):
+                return t("electors.ev.bribe_hand", lang, **f, card=card_name(event["c"], lang),
+                         from_whose=fr["whose"])
+            return t("electors.ev.bribe_hand_back", lang, **f, from_whose=fr["whose"],
+                     back=_back_words(event.get("back"), lang))
         if not event.get("c"):
             return t("electors.ev.bribe_none", lang)
-        fr = forms(event.get("from"), me, view, lang)
         return t("electors.ev.bribe", lang, **f, card=card_name(event["c"], lang),
                  from_whose=fr["whose"])
     if kind == "jester":
@@ -960,6 +974,9 @@ def board_at(before: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, 
                 b["deck_counts"][p] -= e.get("n", 0)
             elif kind == "scheme":
                 b["deck_counts"][p] -= e.get("n", 0)
+            elif kind == "bribe" and "back" in e:  # a random hand card
+                b["hand_counts"][e.get("from")] -= 1
+                b["hand_counts"][p] += 1
             elif kind == "bribe" and e.get("c"):
                 src = e.get("from")
                 card = e["c"]
@@ -1243,7 +1260,7 @@ def _candidates(s: _Screen, board: dict[str, Any]) -> str:
         rank = ranks.get(col)
         rank_words = t("electors.cand_rank", lang, n=rank) if rank else ""
         label = t("electors.cand_label", lang, col=col_name(col, lang), n=n, rank=rank_words)
-        pips = "".join('<i class="cube"></i>' for _ in range(min(n, 12)))
+        pips = "".join('<i class="cpip"></i>' for _ in range(min(n, 12)))
         rank_tag = (f'<span class="rank">{esc(t("electors.rank_n", lang, n=rank))}</span>'
                     if rank else "")
         items.append(f'<li class="cand col-{col}" data-colour="{col}" data-cubes="{n}"'
@@ -1321,12 +1338,13 @@ def _hand(s: _Screen) -> str:
             f'<h3>{esc(title)}</h3>{body}</section>')
 
 
-def _button(action: str, label: str, cls: str = "", *, does: str = "") -> str:
+def _button(action: str, label: str, cls: str = "", *, short: str = "") -> str:
+    """An action's button: ``label`` its words, or with ``short`` those on the button and
+    ``label`` for screen readers."""
     klass = f' class="{cls}"' if cls else ""
-    small = f'<small class="does">{esc(does)}</small>' if does else ""
-    sep = '<span class="sr-only">: </span>' if does else ""
-    return (f'<button type="button"{klass} data-cmd="act:{esc(action)}">'
-            f'{esc(label)}{sep}{small}</button>')
+    aria = f' aria-label="{esc(label)}"' if short else ""
+    return (f'<button type="button"{klass} data-cmd="act:{esc(action)}"{aria}>'
+            f'{esc(short or label)}</button>')
 
 
 def _cmd_button(cmd: str, label: str, cls: str = "", pressed: bool | None = None) -> str:
@@ -1347,10 +1365,10 @@ def _controls(s: _Screen) -> str:
     out: list[str] = []
     offered: set[str] = set()
 
-    def add(action: str, label: str, cls: str = "", does: str = "") -> None:
+    def add(action: str, label: str, cls: str = "", short: str = "") -> None:
         if action in s.legal_set and action not in offered:
             offered.add(action)
-            out.append(_button(action, label, cls, does=does))
+            out.append(_button(action, label, cls, short=short))
 
     me = s.me
     if s.sel["buy"]:
@@ -1387,7 +1405,9 @@ def _controls(s: _Screen) -> str:
             cubes = view.get("cubes") or {}
             for col in COLOURS:
                 add(f"c:{col}", t("electors.b.cube", lang, col=col_name(col, lang),
-                                  n=cubes.get(col, 0)), f"cube col-{col}")
+                                  n=cubes.get(col, 0)), f"cube col-{col}",
+                    short=t("electors.b.cube_short", lang, col=col_name(col, lang),
+                            n=cubes.get(col, 0)))
         elif phase == "bribe":
             src = (view.get("bribe") or {}).get("from")
             fr = s.f(src)
