@@ -102,26 +102,20 @@ def bench_playouts(budget: float) -> None:
     import pygames
 
     print(f"\nRandom playouts in CPython {sys.version.split()[0]} (~{budget:g} s each)")
-    print(f"{'game':<14} {'options':<28} {'games/s':>9} {'actions/game':>13} {'games':>6} "
-          f"{'fast/s':>10} {'speedup':>8}")
+    print(f"{'game':<14} {'players, options':<28} {'games/s':>9} {'actions/game':>13} "
+          f"{'games':>6} {'fast/s':>10} {'speedup':>8}")
     print("  (games/s: new_game + apply, the public protocol; fast/s: clone_fast + apply_fast,")
     print("   what search plays with)")
     for gid in pygames.game_ids():
         g = pygames.get_game(gid)
-        schema = dict(getattr(g, "option_schema", None) or {})
-        variants: list[dict] = [{}]
-        if schema:
-            name, spec = next(iter(schema.items()))
-            values = list(spec.get("values") or [spec.get("default")])
-            variants = [{name: v} for v in values]
-        for options in variants:
+        for players, options in _variants(g):
             games = actions = 0
             t0 = time.perf_counter()
             error = None
             while time.perf_counter() - t0 < budget or games == 0:
                 rng = random.Random(games)
                 try:
-                    s = g.new_game(seed=games, options=options)
+                    s = g.new_game(seed=games, players=players, options=options)
                     n = 0
                     while not s.is_over():
                         for p in list(s.to_move()):
@@ -137,23 +131,35 @@ def bench_playouts(budget: float) -> None:
                 games += 1
                 actions += n
             dt = time.perf_counter() - t0
-            opt = ", ".join(f"{k}={v}" for k, v in options.items()) or "-"
+            opt = ", ".join([f"{players}p", *(f"{k}={v}" for k, v in options.items())])
             if error:
                 print(f"{gid:<14} {opt:<28} ERROR after {games} games: {error}")
                 continue
-            fast = _fast_playouts(g, options, budget)
+            fast = _fast_playouts(g, players, options, budget)
             print(f"{gid:<14} {opt:<28} {games / dt:>9.1f} {actions / games:>13.1f} "
                   f"{games:>6} {fast:>10.1f} {fast / (games / dt):>7.1f}x")
 
 
-def _fast_playouts(game, options: dict, budget: float) -> float:
+def _variants(game) -> list[tuple[int, dict]]:
+    """(players, options) to bench: a game for more than two at every player count with its
+    defaults; a game for two with each value of its first option."""
+    if game.max_players > game.min_players:
+        return [(n, {}) for n in range(game.min_players, game.max_players + 1)]
+    schema = dict(getattr(game, "option_schema", None) or {})
+    if not schema:
+        return [(game.min_players, {})]
+    name, spec = next(iter(schema.items()))
+    return [(game.min_players, {name: v}) for v in spec.get("values") or [spec.get("default")]]
+
+
+def _fast_playouts(game, players: int, options: dict, budget: float) -> float:
     """Random playouts per second by search's fast path (clone_fast + apply_fast), each
     from a fresh game's first state, choosing with a seeded random.Random as search does."""
     import random
 
     from pygames.search import playout
 
-    starts = [game.new_game(seed=i, options=options) for i in range(64)]
+    starts = [game.new_game(seed=i, players=players, options=options) for i in range(64)]
     rng = random.Random(1)
     games = 0
     t0 = time.perf_counter()
@@ -420,6 +426,18 @@ def bench_startup(browser, base: str, runs: int, failure, PlaywrightError) -> No
           " the bare page has no service worker)")
 
 
+def _most_seats(gid: str, level: str) -> str:
+    """For a game for more than two: the query for its most players, you in the second
+    seat and bots of ``level`` in the others (a bot's move then searches the biggest
+    game); nothing for a game for two (its ``seat=1`` stands)."""
+    import pygames
+
+    n = pygames.get_game(gid).max_players
+    if n <= 2:
+        return ""
+    return f"&players={n}&seats=" + ",".join("you" if i == 1 else level for i in range(n))
+
+
 def bench_bot_moves(browser, new_page, base: str, runs: int, failure, PlaywrightError) -> None:
     """The bot's first move in Chromium (Pyodide in the worker, thinking in slices): how
     long it thought, and the iterations its search made; then every move of whole games
@@ -437,7 +455,8 @@ def bench_bot_moves(browser, new_page, base: str, runs: int, failure, Playwright
             for run in range(runs):
                 ctx, page = new_page(browser)
                 try:
-                    page.goto(base + BOT_PATH.format(gid=gid, level=level, seed=run + 1),
+                    page.goto(base + BOT_PATH.format(gid=gid, level=level, seed=run + 1)
+                              + _most_seats(gid, level),
                               timeout=TIMEOUT_MS)
                     page.wait_for_selector("#app[data-bot-ms]", state="attached",
                                            timeout=TIMEOUT_MS)
@@ -456,7 +475,8 @@ def bench_bot_moves(browser, new_page, base: str, runs: int, failure, Playwright
         for run in range(runs):
             ctx, page = new_page(browser)
             try:
-                page.goto(base + STRONG_PATH.format(gid=gid, seed=run + 1), timeout=TIMEOUT_MS)
+                page.goto(base + STRONG_PATH.format(gid=gid, seed=run + 1)
+                          + _most_seats(gid, "strong"), timeout=TIMEOUT_MS)
                 page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
                 play_to_the_end(page, bot_moves=moves)
             except (PlaywrightError, RuntimeError) as e:
