@@ -37,7 +37,12 @@ Shape
 -----
 
 A star for 2–4 seats: each guest talks only to the host; the host plays seat 0 unless
-told otherwise (``Host(..., seat=n)``) and guests get the other seats in order of joining.
+told otherwise (``Host(..., seat=n)``), and the seats of its bots (``Host(..., bots=[...])``:
+the host's page chooses their moves and plays them with ``act(action, seat=n)``, as it
+plays its own). Guests get the other seats: the one their ``join`` asks for (an invite per
+seat), else the first free one in order of joining. :meth:`Host.hand_to_bot` gives a guest
+seat to a bot mid-game (its guest gone): that guest's token is refused from then on
+(``replaced``).
 The transport names each connection with a ``peer`` string of its choosing;
 ``Host.receive(peer, text)`` and ``Send.to`` use it. A guest's messages always go to
 :data:`HOST`.
@@ -56,9 +61,12 @@ Guest → host:
 
 ==========  =============================================================================
 ``join``    ``v`` (:data:`PROTOCOL`), ``token`` (32 hex, the seat token the guest drew:
-            keep it to rejoin after a reload), ``conn`` (16 hex, new for every page load).
-            Replies ``welcome`` and ``state``; a new token when every seat is taken gets
-            the error ``seat_taken``. A join restarts the guest's ``seq`` count.
+            keep it to rejoin after a reload), ``conn`` (16 hex, new for every page load),
+            [``seat``: the seat this guest's invite is for]. Replies ``welcome`` and
+            ``state``; a new token when every seat is taken (or the seat asked for is
+            taken, or not a guest's) gets the error ``seat_taken``; a token whose seat
+            was given to a bot gets ``replaced``. A join with a known token gets its own
+            seat back, whatever ``seat`` says. A join restarts the guest's ``seq`` count.
 ``seed``    ``match``, ``value`` (64 hex: 32 random bytes): the guest's part of the seed.
 ``act``     ``ply``, ``action`` [, ``seat``]: a sequential choice (one player to move).
 ``commit``  ``ply``, ``hash`` [, ``seat``]: a simultaneous choice, hidden (see below).
@@ -83,7 +91,9 @@ Host → guest:
 ``state``    The whole picture: ``match`` (1, 2, … for rematches), ``game``, ``players``,
              ``options``, ``seat``, ``host_seat``, ``commitment`` (sha256 hex of the
              host's secret for this match), ``value`` (your seed value as the host holds
-             it, or null: send ``seed``), ``started``; once started also ``ply``,
+             it, or null: send ``seed``), ``started``, ``guests`` (the seats whose seed
+             values make this match's seed, in seat order; absent: every seat but the
+             host's); once started also ``ply``,
              ``to_move``, ``over``, ``outcome``, ``hash``, ``step`` (as ``commits`` below,
              or null) and either ``view``, ``legal``, ``events`` (all, ``start`` 0) or
              ``same``: true.
@@ -92,16 +102,19 @@ Host → guest:
              ``outcome``, ``hash``.
 ``commits``  The open simultaneous step: ``ply``, ``movers``, ``commits`` ({seat: hash}
              of every mover, the host's own included), ``complete``, ``revealed``
-             (seats whose reveal the host holds). Never any choice or nonce.
+             (guest seats whose reveal the host holds), ``handed`` (seats given to a bot
+             during this match: their commitment may be made again). Never any choice
+             or nonce.
 ``end``      Once the game is over: ``match``, ``secret`` (64 hex), ``values`` ({seat:
-             hex} of every guest seat), ``record`` (:meth:`State.record`), ``nonces``
+             hex} of every seat in ``guests``), ``record`` (:meth:`State.record`), ``nonces``
              ({ply: {seat: nonce}} of every simultaneous step).
 ``error``    ``code``, ``message`` (plain English), ``re`` (the ``seq`` refused, or null).
              Sent with ``seq`` 0 to a connection that holds no seat: ``not_joined`` (a
              guest that had a seat joins again by itself: the host reloaded) or
              ``seat_taken`` (another connection took the seat over: it stays away; sent
              at once to the old connection when a join with its token comes from a new
-             one, and again whenever it speaks; :meth:`Host.moved_peers` names them).
+             one, and again whenever it speaks; :meth:`Host.moved_peers` names them) or
+             ``replaced`` (the host gave this connection's seat to a bot).
 ``pong``     (no fields): the answer to ``ping``.
 ===========  ============================================================================
 
@@ -125,7 +138,8 @@ Fairness
 ``sha256(secret)`` (``commitment``) before any guest gives its ``value``; the game starts
 once every guest seat has one. ``seed = int.from_bytes(sha256(secret ‖ value_1 ‖ … ‖
 value_k)[:8], "big")`` with the guest seats' 32-byte values in seat order
-(:func:`derive_seed`). The host cannot choose the shuffle (its secret is fixed before it
+(:func:`derive_seed`; the seats are the match's ``guests``: a seat handed to a bot later
+keeps its value in the seed). The host cannot choose the shuffle (its secret is fixed before it
 sees a value); a guest cannot compute it before the end (it never sees the secret).
 
 *Simultaneous choices* (whenever ``to_move()`` has two players or more: Kiri-ai
@@ -183,7 +197,7 @@ import copy
 import hashlib
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 from . import get_game
@@ -219,6 +233,7 @@ ERRORS: dict[str, str] = {
     "version": "the guest speaks another protocol version",
     "not_joined": "this connection holds no seat: send join",
     "seat_taken": "every seat is taken (or the seat moved to another connection)",
+    "replaced": "the host gave this seat to a bot (its guest was gone)",
     "replayed": "the seq is not newer than the last one accepted",
     "not_your_seat": "the message names a seat that is not the sender's",
     "not_started": "the game waits for seed values",
@@ -344,7 +359,7 @@ _WORDS = {"int": "an integer", "str": "a text", "bool": "true or false", "list":
 
 #: Fields of each message type (``?``: may be absent or null).
 TO_HOST: dict[str, dict[str, str]] = {
-    "join": {"v": "int", "token": "hex32", "conn": "hex16"},
+    "join": {"v": "int", "token": "hex32", "conn": "hex16", "seat": "int?"},
     "seed": {"match": "int", "value": "hex64"},
     "act": {"ply": "int", "action": "str", "seat": "int?"},
     "commit": {"ply": "int", "hash": "hex64", "seat": "int?"},
@@ -356,14 +371,15 @@ TO_GUEST: dict[str, dict[str, str]] = {
     "welcome": {"v": "int", "seat": "int"},
     "state": {"match": "int", "game": "str", "players": "int", "options": "dict",
               "seat": "int", "host_seat": "int", "commitment": "hex64", "value": "hex64?",
-              "started": "bool", "ply": "int?", "to_move": "list?", "over": "bool?",
-              "outcome": "any?", "hash": "hex64?", "step": "dict?", "same": "bool?",
-              "view": "dict?", "legal": "list?", "events": "list?", "start": "int?"},
+              "started": "bool", "guests": "list?", "ply": "int?", "to_move": "list?",
+              "over": "bool?", "outcome": "any?", "hash": "hex64?", "step": "dict?",
+              "same": "bool?", "view": "dict?", "legal": "list?", "events": "list?",
+              "start": "int?"},
     "update": {"ply": "int", "to_move": "list", "view": "dict", "legal": "list",
                "start": "int", "events": "list", "over": "bool", "outcome": "any?",
                "hash": "hex64"},
     "commits": {"ply": "int", "movers": "list", "commits": "dict", "complete": "bool",
-                "revealed": "list"},
+                "revealed": "list", "handed": "list?"},
     "end": {"match": "int", "secret": "hex64", "values": "dict", "record": "dict",
             "nonces": "dict"},
     "error": {"code": "str", "message": "str", "re": "int?"},
@@ -445,7 +461,7 @@ class Host:
 
     def __init__(self, game_id: str, *, players: int = 2,
                  options: dict[str, Any] | None = None, seat: int = 0,
-                 secret: bytes | None = None,
+                 bots: Iterable[int] = (), secret: bytes | None = None,
                  random_bytes: Callable[[int], bytes] = secrets.token_bytes) -> None:
         self.game = get_game(game_id)
         self.game.check_players(players)
@@ -454,11 +470,19 @@ class Host:
         if not _is_int(seat) or not 0 <= seat < players:
             raise ValueError(f"the host's seat must be 0–{players - 1}, not {seat!r}")
         self.seat = seat
+        #: The seats of the host's bots (the host's page chooses their moves).
+        self.bots: set[int] = set(bots)
+        if any(not _is_int(b) or not 0 <= b < players or b == seat for b in self.bots):
+            raise ValueError(f"a bot's seat must be 0–{players - 1} and not the host's")
+        if not self.guest_seats:
+            raise ValueError("a link game needs a seat for a guest")
         self._random = random_bytes
         #: Guest seats: ``{seat: {"token", "conn", "peer", "in", "out"}}``.
         self.seats: dict[int, dict[str, Any]] = {}
         self._peers: dict[str, int] = {}
         self._moved: set[str] = set()  # connections whose seat another one took over
+        #: Tokens of guests whose seat :meth:`hand_to_bot` gave a bot: ``{token: seat}``.
+        self.replaced: dict[str, int] = {}
         self.match = 0
         self._new_match(secret)
 
@@ -468,6 +492,8 @@ class Host:
         if not isinstance(self.secret, bytes) or len(self.secret) != SECRET_BYTES:
             raise ValueError(f"the secret must be {SECRET_BYTES} bytes")
         self.values: dict[int, str] = {}
+        #: The seats whose seed values make this match's seed (the guests' at its start).
+        self.value_seats: list[int] = self.guest_seats
         self.state: State | None = None
         self.ply = 0
         #: The open simultaneous step: ``{"ply", "movers", "commits", "reveals"}``.
@@ -476,10 +502,26 @@ class Host:
         self.steps: dict[int, dict[str, Any]] = {}
         self._digest: dict[int, tuple[int, str]] = {}
         self._sent_events: dict[int, int] = {}
+        #: Seats given to a bot during this match (:meth:`hand_to_bot`).
+        self.handed: set[int] = set()
 
     @property
     def guest_seats(self) -> list[int]:
-        return [s for s in range(self.players) if s != self.seat]
+        """The seats guests play (every seat but the host's own and its bots')."""
+        return [s for s in range(self.players) if s not in self.own_seats]
+
+    @property
+    def own_seats(self) -> set[int]:
+        """The seats the host plays: its own and its bots'."""
+        return {self.seat, *self.bots}
+
+    def gone(self) -> list[int]:
+        """Guest seats whose guest joined and has no connection now (a bot may take them)."""
+        return [s for s in self.guest_seats if s in self.seats and self.seats[s]["peer"] is None]
+
+    def seat_of(self, peer: str) -> int | None:
+        """The seat the connection ``peer`` plays (None: none)."""
+        return self._peers.get(peer)
 
     # -- what the host's own table draws -------------------------------------------------
     @property
@@ -497,16 +539,25 @@ class Host:
     @property
     def chosen(self) -> str | None:
         """The host's own choice in the open simultaneous step (not applied yet)."""
-        if self.step and self.step["ply"] == self.ply and self.seat in self.step["reveals"]:
-            return self.step["reveals"][self.seat][0]
+        return self.chosen_for(self.seat)
+
+    def chosen_for(self, seat: int) -> str | None:
+        """A seat's choice in the open simultaneous step, as the host holds it (its own
+        and its bots' from the start; a guest's once revealed)."""
+        if self.step and self.step["ply"] == self.ply and seat in self.step["reveals"]:
+            return str(self.step["reveals"][seat][0])
         return None
 
     @property
     def legal(self) -> list[str]:
         """The host seat's legal actions now ([] once it has chosen in an open step)."""
-        if self.state is None or self.chosen is not None:
+        return self.legal_for(self.seat)
+
+    def legal_for(self, seat: int) -> list[str]:
+        """A seat's legal actions now ([] once it has chosen in an open step)."""
+        if self.state is None or self.chosen_for(seat) is not None:
             return []
-        return self.state.legal_actions(self.seat)
+        return self.state.legal_actions(seat)
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -524,7 +575,7 @@ class Host:
     def waiting_for(self) -> list[int]:
         """Seats the game waits for: to join or give a seed value, or to choose."""
         if self.state is None:
-            return [s for s in self.guest_seats if s not in self.values]
+            return [s for s in self.value_seats if s not in self.values]
         if self.step and self.step["ply"] == self.ply:
             if len(self.step["commits"]) < len(self.step["movers"]):
                 return [s for s in self.step["movers"] if s not in self.step["commits"]]
@@ -532,26 +583,52 @@ class Host:
         return self.state.to_move()
 
     # -- the host's own moves ---------------------------------------------------------------
-    def act(self, action: str) -> list[Send]:
-        """Play the host's own seat; an action it may not take raises IllegalAction."""
+    def act(self, action: str, seat: int | None = None) -> list[Send]:
+        """Play the host's own seat (or ``seat``, one of its bots'); an action it may not
+        take raises IllegalAction."""
+        seat = self.seat if seat is None else seat
+        if seat not in self.own_seats:
+            raise IllegalAction(f"seat {seat} is a guest's, not the host's")
         state = self.state
         if state is None:
             raise IllegalAction("the game has not started: it waits for the guests")
         movers = state.to_move()
-        if self.seat not in movers:
+        if seat not in movers:
             raise IllegalAction("it is not your turn")
-        if self.chosen is not None:
+        if self.chosen_for(seat) is not None:
             raise IllegalAction("you have already chosen: it waits for the others")
-        if action not in state.legal_actions(self.seat):
-            raise IllegalAction(state.explain_illegal(self.seat, action))
+        if action not in state.legal_actions(seat):
+            raise IllegalAction(state.explain_illegal(seat, action))
         if len(movers) == 1:
-            self._apply([(self.seat, action)])
+            self._apply([(seat, action)])
             return self._after_change()
         step = self._open_step()
         nonce = self._random(16).hex()
-        step["commits"][self.seat] = commit_hash(self.ply, self.seat, action, nonce)
-        step["reveals"][self.seat] = [action, nonce]
+        step["commits"][seat] = commit_hash(self.ply, seat, action, nonce)
+        step["reveals"][seat] = [action, nonce]
         return self._commits_all() + self._maybe_resolve()
+
+    def hand_to_bot(self, seat: int) -> list[Send]:
+        """A guest seat becomes a bot's (its guest is gone): the host plays it from now on
+        (``act(action, seat=seat)``), a choice the guest committed but did not reveal is
+        dropped, and its token is refused (``replaced``) if its guest comes back. The
+        seat's seed value stays in this match's seed; a rematch seeds without it."""
+        if seat not in self.guest_seats:
+            raise ValueError(f"seat {seat} is not a guest's")
+        if self.state is None:
+            raise ValueError("a seat goes to a bot only once the game has started")
+        out: list[Send] = []
+        info = self.seats.pop(seat, None)
+        self.bots.add(seat)
+        self.handed.add(seat)
+        if info is not None:
+            self.replaced[info["token"]] = seat
+            peer = info["peer"]
+            if peer is not None and self._peers.pop(peer, None) is not None:
+                self._moved.add(peer)
+                out += self._error(peer, "replaced", "the host gave your seat to a bot", None)
+        self._forget_open_commit(seat)
+        return out + self._commits_all() if self._step_open() else out
 
     def rematch(self, secret: bytes | None = None) -> list[Send]:
         """A new match, same seats, once this one is over: a new secret and seed."""
@@ -603,14 +680,20 @@ class Host:
         if msg["v"] != PROTOCOL:
             raise BadMessage("version", f"this host speaks protocol {PROTOCOL}, not "
                              f"{msg['v']}")
+        if msg["token"] in self.replaced:
+            raise BadMessage("replaced", "the host gave your seat to a bot")
         seat = next((s for s, i in self.seats.items() if i["token"] == msg["token"]), None)
         if peer in self._peers and self._peers[peer] != seat:
             raise BadMessage("seat_taken", "this connection already holds another seat")
         if seat is None:
             free = [s for s in self.guest_seats if s not in self.seats]
+            want = msg.get("seat")
+            if want is not None and want not in free:
+                raise BadMessage("seat_taken", f"seat {want} at this table is taken"
+                                 if want in self.seats else f"seat {want} is not a guest's")
             if not free:
                 raise BadMessage("seat_taken", "every seat at this table is taken")
-            seat = free[0]
+            seat = free[0] if want is None else want
             self.seats[seat] = {"token": msg["token"], "conn": msg["conn"], "peer": None,
                                 "in": 0, "out": 0}
         info = self.seats[seat]
@@ -660,11 +743,13 @@ class Host:
             if self.values[seat] == msg["value"]:
                 return []
             raise BadMessage("seed_given", "your seed value for this match is already in")
+        if seat not in self.value_seats:
+            raise BadMessage("stale", "this match was seeded without your seat's value")
         self.values[seat] = msg["value"]
-        if any(s not in self.values for s in self.guest_seats):
+        if any(s not in self.values for s in self.value_seats):
             return []
         seed = derive_seed(self.secret, [bytes.fromhex(self.values[s])
-                                         for s in self.guest_seats])
+                                         for s in self.value_seats])
         self.state = self.game.new_game(seed=seed, players=self.players,
                                         options=self.options)
         out: list[Send] = []
@@ -797,7 +882,7 @@ class Host:
         msg = {"type": "error", "code": code, "message": message,
                "re": re if _is_int(re) else None}
         seat = self._peers.get(peer) if isinstance(peer, str) else None
-        if code == "seat_taken":
+        if code in ("seat_taken", "replaced"):
             seat = None   # said outside any seat's sequence (seq 0)
         if seat is not None:
             return self._send(seat, msg)
@@ -829,7 +914,8 @@ class Host:
             "type": "state", "match": self.match, "game": self.game.id,
             "players": self.players, "options": self.options, "seat": seat,
             "host_seat": self.seat, "commitment": secret_commitment(self.secret),
-            "value": self.values.get(seat), "started": self.state is not None}
+            "value": self.values.get(seat), "started": self.state is not None,
+            "guests": list(self.value_seats)}
         if self.state is None:
             return msg
         picture = self._picture(seat)
@@ -862,7 +948,8 @@ class Host:
         return {"type": "commits", "ply": step["ply"], "movers": list(step["movers"]),
                 "commits": _str_keys(step["commits"]),
                 "complete": len(step["commits"]) == len(step["movers"]),
-                "revealed": sorted(s for s in step["reveals"] if s != self.seat)}
+                "revealed": sorted(s for s in step["reveals"] if s not in self.own_seats),
+                "handed": sorted(self.handed)}
 
     def _commits_all(self) -> list[Send]:
         out: list[Send] = []
@@ -896,6 +983,8 @@ class Host:
                       for p, s in self.steps.items()},
             "seats": {str(s): {k: i[k] for k in ("token", "conn", "in", "out")}
                       for s, i in self.seats.items()},
+            "bots": sorted(self.bots), "value_seats": self.value_seats,
+            "replaced": self.replaced, "handed": sorted(self.handed),
         })
 
     @classmethod
@@ -906,9 +995,12 @@ class Host:
         if not isinstance(data, dict) or data.get("session") != PROTOCOL:
             raise ValueError("this is not a saved host session")
         host = cls(data["game"], players=data["players"], options=data["options"],
-                   seat=data["seat"], secret=bytes.fromhex(data["secret"]),
-                   random_bytes=random_bytes)
+                   seat=data["seat"], bots=data.get("bots", ()),
+                   secret=bytes.fromhex(data["secret"]), random_bytes=random_bytes)
         host.match = data["match"]
+        host.value_seats = list(data.get("value_seats", host.value_seats))
+        host.replaced = dict(data.get("replaced", {}))
+        host.handed = set(data.get("handed", ()))
         host.values = _int_keys(data["values"])
         if data["record"] is not None:
             host.state = host.game.from_record(data["record"])
@@ -926,7 +1018,8 @@ class Host:
 
 
 # -- a guest -------------------------------------------------------------------------------
-_GUEST_KEEP = ("token", "seat", "out_seq", "match", "game_id", "players", "options",
+_GUEST_KEEP = ("token", "seat", "want_seat", "guests", "out_seq", "match", "game_id",
+               "players", "options",
                "host_seat", "commitment", "value", "value_mine", "started", "ply", "to_move",
                "view", "_legal", "events", "_digest", "_hash", "over", "outcome", "step",
                "pending", "shown", "_seen_commits", "_step_commits", "sent", "history_from",
@@ -943,9 +1036,11 @@ class Guest:
     refusal as ``(code, message)``.
     """
 
-    def __init__(self, *, token: str | None = None,
+    def __init__(self, *, token: str | None = None, seat: int | None = None,
                  random_bytes: Callable[[int], bytes] = secrets.token_bytes) -> None:
+        """``seat``: the seat this guest's invite is for (None: any free one)."""
         self._random = random_bytes
+        self.want_seat = seat
         self.token = token if token is not None else random_bytes(16).hex()
         if not _is_hex(self.token, 32):
             raise ValueError("a seat token is 32 lowercase hex digits")
@@ -964,6 +1059,7 @@ class Guest:
         self.players = 0
         self.options: dict[str, Any] = {}
         self.host_seat: int | None = None
+        self.guests: list[int] | None = None   # the seats whose values make the seed
         self.commitment: str | None = None
         self.value: str | None = None      # this seat's seed value (hex)
         self.value_mine = False            # drawn here (not only heard from the host)
@@ -1015,8 +1111,10 @@ class Guest:
     def join(self) -> list[Send]:
         """Ask for a seat (again, after a reload or a new connection: same token)."""
         self._awaiting_welcome = True
-        return self._send({"type": "join", "v": PROTOCOL, "token": self.token,
-                           "conn": self.conn})
+        msg = {"type": "join", "v": PROTOCOL, "token": self.token, "conn": self.conn}
+        if self.want_seat is not None:
+            msg["seat"] = self.want_seat
+        return self._send(msg)
 
     def act(self, action: str) -> list[Send]:
         """Choose ``action`` for my seat; one not in :attr:`legal` raises IllegalAction."""
@@ -1173,6 +1271,7 @@ class Guest:
             raise ValueError("a state for another seat")
         self.game_id, self.players = msg["game"], msg["players"]
         self.options, self.host_seat = msg["options"], msg["host_seat"]
+        self.guests = msg.get("guests")
         if self.commitment is None:
             self.commitment = msg["commitment"]
         elif self.commitment != msg["commitment"]:
@@ -1237,7 +1336,15 @@ class Guest:
 
     def _note_commits(self, status: dict[str, Any]) -> None:
         seen = self._seen_commits.setdefault(status["ply"], {})
+        # A seat the host gave a bot chooses again (its guest's choice is lost with it).
+        handed = {str(s) for s in status.get("handed") or ()}
+        frozen = self._step_commits.get(status["ply"])
         for seat, h in status["commits"].items():
+            if seat in handed:
+                seen[seat] = h
+                if frozen is not None:
+                    frozen[seat] = h
+                continue
             if seen.get(seat, h) != h and seat != str(self.seat):
                 self._problem(f"The host changed seat {seat}'s commitment at ply "
                               f"{status['ply']}.")
@@ -1313,9 +1420,10 @@ class Guest:
         if secret_commitment(secret) != self.commitment:
             problems.append("The host's secret does not match the commitment it sent before "
                             "the game: it could have chosen the shuffle.")
-        seats = [s for s in range(self.players) if s != self.host_seat]
+        seats = (sorted(self.guests) if self.guests is not None else
+                 [s for s in range(self.players) if s != self.host_seat])
         values = msg["values"]
-        if sorted(values) != sorted(str(s) for s in seats):
+        if sorted(values) != sorted(str(s) for s in seats) or self.seat not in seats:
             problems.append("The host's seed values are not one per guest seat.")
             return problems
         if self.value_mine and values[str(self.seat)] != self.value:
