@@ -184,13 +184,19 @@ def test_two_player_queries_seat_as_before():
     assert parse_seats(pygames.get_game("tiny"), {"mode": "bot"}) is None
 
 
-def test_a_friend_by_link_is_link_play_for_two():
+def test_friends_by_link_are_link_play_with_bots_on_the_host():
     from pgui.link import LinkTable
 
     table = make_table("game=tiny&players=2&seats=you,link", page="https://x.test/play.html")
     assert isinstance(table, LinkTable) and table.mode == "link"
     table = make_table("game=tiny&mode=link&players=2", page="https://x.test/play.html")
     assert isinstance(table, LinkTable)
+    table = make_table("game=tiny&mode=link&players=3", page="https://x.test/play.html")
+    assert isinstance(table, LinkTable) and table.link_kinds == ("you", "link", "link")
+    table = make_table("game=tiny&players=4&seats=link,you,strong,link",
+                       page="https://x.test/play.html")
+    assert isinstance(table, LinkTable) and table.link.seat == 1
+    assert table.link.bots == {2} and table.link.guest_seats == [0, 3]
 
 
 @pytest.mark.parametrize("query, en, ja", [
@@ -204,10 +210,12 @@ def test_a_friend_by_link_is_link_play_for_two():
     ("players=3&seats=here,easy,strong", "Exactly one seat must be “you”, not 0.",
      "ちょうど1つです（0つ"),
     ("players=3&seats=you,you,strong", "not 2.", "（2つ"),
-    ("players=3&seats=you,link,strong", "Playing a friend by link is for two players",
-     "リンクで友だちと遊べるのは"),
-    ("players=2&seats=link,you", "you first, the friend second", "あなたが先手"),
-    ("mode=link&players=3", "for two players for now", "2人のときだけ"),
+    ("players=3&seats=you,link,here", "Link play needs at least one friend by link",
+     "リンク対戦には"),
+    ("players=3&seats=here,you,link", "friends by link play with you and bots",
+     "（here）は入れられません"),
+    ("mode=link&players=3&seats=you,strong,easy", "at least one friend by link (link)",
+     "少なくとも1人必要"),
     ("players=3&bot=genius", "no bot level “genius”", "「genius」"),
 ])
 def test_bad_players_or_seats_are_refused_in_the_players_language(query, en, ja):

@@ -9,8 +9,9 @@ from html import unescape
 #: Commands a random clicker leaves alone: they leave the game (or its language), not play
 #: it. The browser's clickers leave more alone (helpers/browser.py).
 NOT_PLAY = ("lang:", "rematch", "dismiss")
-#: At a link-play table also the guest's move to another browser: it leaves the seat.
-NOT_PLAY_AT_LINK = (*NOT_PLAY, "move_seat")
+#: At a link-play table also the guest's move to another browser (it leaves the seat) and
+#: the host's giving a gone friend's seat to a bot (it changes who plays).
+NOT_PLAY_AT_LINK = (*NOT_PLAY, "move_seat", "seat_bot:")
 
 
 def enabled_commands(html: str) -> list[str]:

@@ -55,13 +55,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "seat_you": {"en": "You", "ja": "あなた"},
     "seat_here": {"en": "A person here (pass and play)", "ja": "この端末の別の人（交代で遊ぶ）"},
     "seat_bot": {"en": "Bot: {level}", "ja": "ボット：{level}"},
-    "seat_link": {"en": "A friend by link (2 players only)", "ja": "リンクで友だち（2人のときのみ）"},
+    "seat_link": {"en": "A friend by link", "ja": "リンクで友だち"},
     "seats_you_note": {"en": "Choose “You” for exactly one player.",
                        "ja": "「あなた」はちょうど1人のプレイヤーに選んでください。"},
-    "seats_link_note": {"en": "Playing a friend by link is for two players for now: you "
-                              "first, the friend second.",
-                        "ja": "リンクで友だちと遊べるのは、いまは2人のときだけです"
-                              "（あなたが先手、友だちが後手）。"},
+    "seats_link_note": {"en": "Friends by link play with you and bots, not with a person "
+                              "here: choose one or the other.",
+                        "ja": "リンクの友だちは、あなたとボットとだけ一緒に遊べます。"
+                              "この端末の別の人とは一緒にできません：どちらかを選んでください。"},
     "plan_players": {"en": "{n} players", "ja": "{n}人"},
     "plan_you": {"en": "you", "ja": "あなた"},
     "plan_here": {"en": "a person here", "ja": "この端末の人"},
@@ -161,10 +161,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "problem.seats_you": {"en": "Exactly one seat must be “you”, not {n}.",
                           "ja": "「you」の席はちょうど1つです（{n}つではなく）。"},
     "problem.seats_link": {
-        "en": "Playing a friend by link is for two players for now: you first, the friend "
-              "second (seats=you,link).",
-        "ja": "リンクで友だちと遊べるのは、いまは2人のときだけです。あなたが先手、友だちが後手です"
-              "（seats=you,link）。"},
+        "en": "Link play needs at least one friend by link (link), and no person here "
+              "(here): friends by link play with you and bots.",
+        "ja": "リンク対戦には、リンクの友だち（link）が少なくとも1人必要で、この端末の別の人"
+              "（here）は入れられません。リンクの友だちは、あなたとボットと一緒に遊びます。"},
     "problem.switch": {"en": "“{name}” must be on or off, not “{value}”.",
                        "ja": "「{name}」はonかoffです（「{value}」は指定できません）。"},
     "problem.no_record": {

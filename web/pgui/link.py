@@ -26,6 +26,23 @@ and, for the copy-and-paste flow with no relay, ``o`` (the host's whole offer).
 Connection states (``<html data-peer>``): ``waiting`` (no friend yet, or the guest has
 not pressed Join), ``connecting``, ``connected``, ``reconnecting`` (was connected, trying
 again), ``lost``.
+
+Several friends
+---------------
+
+A game for more than two names its seats (``seats=you,link,link,strong``: :class:`LinkTable`'s
+``seats``): each ``link`` is a friend, each bot level a bot that the host's page plays (its
+moves made from its own seat's view, a slice at a time like local play's bots, and played
+to the guests as the host's own are). Each friend's seat has its own invite, labelled by
+the seat's name (the UI module's ``seat_name(seat, view, lang)`` if it has one, else
+"Player N"): the fragment adds ``s=<seat>`` (``#r=<room>&k=<key>&s=<seat>``), the guest's
+``join`` asks for that seat, and a browser whose seat another has taken is told so. The
+classic two-player link (``you,link``) keeps its invite without ``s``. On the host, each
+friend's seat shows its connection (``<html data-peer-<seat>>``: ``waiting``,
+``connected``, ``reconnecting``, ``lost``, or ``bot`` once a bot plays it), and a seat
+whose friend is gone offers a button (``data-cmd="seat_bot:<seat>"``) that gives it to a bot
+(:meth:`pygames.session.Host.hand_to_bot`): the game goes on, and the friend coming back
+is told a bot has the seat.
 """
 
 from __future__ import annotations
@@ -40,6 +57,7 @@ from typing import Any
 from urllib.parse import quote
 
 from pygames import IllegalAction, get_game
+from pygames.bots import LEVELS, RandomBot, SearchBot
 from pygames.session import Guest, Host, Send
 
 from . import i18n, link_seat_words, ui_module
@@ -59,6 +77,10 @@ PING_AFTER = 2.0
 #: the game as not verified (a real end message arriving later is still checked).
 END_WAIT = 20.0
 TOKEN_RE = re.compile(r"^[0-9a-f]{32}$")
+#: The level of a bot the host gives a gone friend's seat to.
+HAND_LEVEL = "normal"
+#: Per-seat connection states (``<html data-peer-<seat>>``, the host's).
+SEAT_STATUSES = ("waiting", "connected", "reconnecting", "lost", "bot")
 
 STRINGS: dict[str, dict[str, str]] = {
     "link_title": {"en": "Play a friend", "ja": "友だちと対戦"},
@@ -134,6 +156,34 @@ STRINGS: dict[str, dict[str, str]] = {
     "link_keep": {"en": "Save my part of the game (file)", "ja": "自分側の記録を保存（ファイル）"},
     "link_keep_help": {"en": "If your friend is gone for good, this file keeps everything your seat saw and chose.",
                        "ja": "友だちが戻らないときのために、あなたの席で見たことと選んだことをすべてファイルに残せます。"},
+    "link_title_many": {"en": "Play friends", "ja": "友だちと対戦"},
+    "link_send_many": {"en": "Send each friend the link of their own seat. The game starts once every friend has opened theirs and pressed Join.",
+                       "ja": "友だち一人ひとりに、その人の席のリンクを送ってください。全員がリンクを開いて「参加」を押すとゲームが始まります。"},
+    "link_invite_for": {"en": "Invite for {seat}", "ja": "{seat}の招待"},
+    "link_qr_seat": {"en": "Or scan this code with the phone of the friend who plays {seat}.",
+                     "ja": "または{seat}を遊ぶ友だちのスマートフォンでこのコードを読み取ってください。"},
+    "link_bots_here": {"en": "Played by a bot on this device: {seats}.", "ja": "この端末のボットが遊ぶ席：{seats}。"},
+    "link_your_seat": {"en": "Your seat", "ja": "あなたの席"},
+    "link_taken_seat": {"en": "The seat of {seat} is taken: someone else has already joined as {seat}. Ask your friend for your own seat's link.",
+                        "ja": "{seat}の席は埋まっています：すでに別の人が{seat}として参加しています。あなたの席のリンクを友だちに送ってもらってください。"},
+    "link_replaced": {"en": "The host gave your seat to a bot while you were away: the game goes on without you.",
+                      "ja": "あなたが離れている間に、ホストがあなたの席をボットに任せました。ゲームはあなた抜きで続きます。"},
+    "link_seats": {"en": "Friends at this table", "ja": "この対局の友だち"},
+    "link_seat_waiting": {"en": "waiting for them to join", "ja": "参加待ち"},
+    "link_seat_joined": {"en": "joined", "ja": "参加済み"},
+    "link_seat_connected": {"en": "connected", "ja": "接続中"},
+    "link_seat_reconnecting": {"en": "connection lost: waiting for them to come back", "ja": "接続が切れました：戻るのを待っています"},
+    "link_seat_lost": {"en": "gone", "ja": "離脱"},
+    "link_seat_bot": {"en": "a bot plays this seat now", "ja": "ボットが代わりに遊んでいます"},
+    "link_seat_line": {"en": "{seat}: {status}", "ja": "{seat}：{status}"},
+    "link_hand": {"en": "Let a bot play {seat}", "ja": "{seat}をボットに任せる"},
+    "link_hand_help": {"en": "A friend who is gone can be replaced by a bot ({level}), so the game goes on; they cannot take the seat back.",
+                       "ja": "いなくなった友だちの席はボット（{level}）に任せて、ゲームを続けられます。その友だちは席に戻れなくなります。"},
+    "status_seats": {"en": "Connected to {n} of {m} friends", "ja": "友だち{m}人中{n}人と接続中"},
+    "status_waiting_many": {"en": "Waiting for your friends to open their links…",
+                            "ja": "友だちがリンクを開くのを待っています…"},
+    "link_host_checks_many": {"en": "Each friend's browser now checks the finished game against its own engine.",
+                              "ja": "友だちそれぞれのブラウザが、終わったゲームを自分のエンジンで検証します。"},
     "link_about": {"en": "About link play: what is protected", "ja": "リンク対戦について：守られること"},
     "link_about_body": {
         "en": ("The two browsers talk directly (WebRTC); a server only helps them find each other and never sees the game. "
@@ -181,8 +231,22 @@ class LinkTable(Table):
 
     def __init__(self, game_id: str, *, mode: str, options: dict[str, Any] | None = None,
                  lang: str = "en", speed: int = 900, fragment: str = "", stored: str = "",
-                 page: str = "", query: str = "") -> None:
+                 page: str = "", query: str = "", seats: tuple[str, ...] | None = None,
+                 slices: bool = False) -> None:
+        """``seats`` (the host's): who sits where, ``you`` (exactly one), ``link`` (a
+        friend: at least one) or a bot's level, as the query's ``seats=``; None: you and
+        one friend. ``slices``: the host's bots think a slice at a time (:meth:`think`)."""
         frag = parse_fragment(fragment)
+        seats = tuple(seats) if seats is not None else ("you", "link")
+        if seats.count("you") != 1 or "link" not in seats or any(
+                k not in ("you", "link", *LEVELS, "random") for k in seats):
+            raise ValueError(f"link play seats you, friends (link) and bots, not {seats!r}")
+        #: Who sits where (the host's own view of it; a guest's is filled in from the host).
+        self.link_kinds: tuple[str, ...] = seats
+        want = frag.get("s", "")
+        #: The seat a guest's invite is for (its fragment's ``s``), None: any free one.
+        self.want_seat: int | None = int(want) if re.fullmatch(r"[0-9]{1,2}", want) else None
+        self.seat_status: dict[int, str] = {}   # host: each friend's seat, as the page sees it
         self.role = "host" if mode == "link" else "guest"
         self.page = page or "./play.html"
         self.query = query
@@ -209,7 +273,9 @@ class LinkTable(Table):
         self.show_move = False      # the guest asked to see its seat's link (shown once)
         self._dropped: set[str] = set()   # host: connections told their seat moved
         self._saved = ""
-        super().__init__(game_id, mode=mode, seed=0, options=options, lang=lang, speed=speed)
+        self._said = time.monotonic()
+        super().__init__(game_id, mode=mode, seed=0, options=options, lang=lang, speed=speed,
+                         slices=slices)
 
     # -- the session ---------------------------------------------------------------------
     def start(self, seed: int) -> None:
@@ -223,22 +289,36 @@ class LinkTable(Table):
         if restored is not None and self.role == "host" and restored.game.id != self.game.id:
             restored = None
         if self.role == "host":
-            self.link = restored or Host(self.game.id, options=self.options)
+            kinds = self.link_kinds
+            if restored is not None and (restored.players, restored.seat) != (
+                    len(kinds), kinds.index("you")):
+                restored = None   # another table's save under this room: start afresh
+            self.link = restored or Host(
+                self.game.id, players=len(kinds), options=self.options,
+                seat=kinds.index("you"), bots=[p for p, k in enumerate(kinds) if k != "link"
+                                                and k != "you"])
+            # A seat handed to a bot (kept in the save) is a bot's of the default level.
+            self.link_kinds = tuple(
+                "you" if p == self.link.seat else
+                (k if k not in ("you", "link") else HAND_LEVEL) if p in self.link.bots
+                else "link" for p, k in enumerate(kinds))
         else:
             if self.seat_token and (restored is None or restored.token != self.seat_token
                                     or self._moved_away(restored)):
                 restored = None   # a seat carried from another browser: a fresh guest
-            self.link = restored or Guest(token=self.seat_token or None)
+            self.link = restored or Guest(token=self.seat_token or None, seat=self.want_seat)
             if restored is not None:
                 self.joined = True  # it had pressed Join before this reload
                 self.elsewhere = self._moved_away(restored)
         self._reset_table()
         if self.playing:
             self._follow_host()
+            self._bots_go()
         self.shown = self._count()
 
     def _reset_table(self) -> None:
-        self.bots = {}
+        self.bots = self._link_bots()
+        self.thinking = {}
         self.human = self.link.seat if self.link.seat is not None else 0
         self.sel = self.ui.new_selection()
         self.shown = 0
@@ -264,6 +344,139 @@ class LinkTable(Table):
         this page never takes the seat back by itself)."""
         error = guest.last_error
         return bool(error) and error[0] == "seat_taken" and guest.seat is not None
+
+    # -- the host's bots ------------------------------------------------------------------
+    def _link_bots(self) -> dict[int, Any]:
+        """The host's bots, one per bot seat (each seeded from the match's secret and its
+        seat: the guests' check never depends on how a bot chose)."""
+        link = self.link
+        if not isinstance(link, Host):
+            return {}
+        base = int.from_bytes(link.secret[:4], "big")
+        bots: dict[int, Any] = {}
+        for p in sorted(link.bots):
+            kind = self.link_kinds[p] if p < len(self.link_kinds) else HAND_LEVEL
+            seed = base * 7 + 1 + 7919 * p
+            bots[p] = (RandomBot(seed=seed) if kind not in LEVELS else
+                       SearchBot(self.game, p, level=kind, seed=seed, timed=self.slices))
+        return bots
+
+    def _bot_turns(self) -> list[int]:
+        """Bot seats that are to move and have not chosen yet."""
+        link = self.link
+        if not isinstance(link, Host) or not link.started or link.over:
+            return []
+        return [p for p in link.to_move if p in self.bots and link.legal_for(p)]
+
+    def _bot_input(self, p: int) -> tuple[dict[str, Any], list[str], list[dict[str, Any]]]:
+        """What a bot seat sees: its own view, legal actions and events, as a guest would."""
+        link = self.link
+        assert isinstance(link, Host) and link.state is not None
+        return link.state.view(p), link.legal_for(p), link.state.events(p)
+
+    def _bots_go(self) -> None:
+        """The host's bots act (or start thinking) whenever one of them is to move."""
+        if not self._bot_turns():
+            return
+        if self.slices:
+            self._start_thinking()
+        else:
+            self._play_bots()
+
+    def _play_bots(self) -> None:
+        while movers := self._bot_turns():
+            for p in movers:
+                self._play(p, self.bots[p].choose(*self._bot_input(p)))
+
+    def _start_thinking(self) -> None:
+        for p in self._bot_turns():
+            bot = self.bots[p]
+            if p in self.thinking:
+                continue
+            if isinstance(bot, SearchBot):
+                self.thinking[p] = [bot.start(*self._bot_input(p)), None, None]
+            else:
+                self._bot_plays(p, bot.choose(*self._bot_input(p)))
+
+    def _undecided_people(self) -> list[int]:
+        link = self.link
+        if not isinstance(link, Host):
+            return []
+        return [p for p in link.waiting_for if p not in self.bots]
+
+    def _play(self, p: int, action: str) -> None:
+        """A bot seat's move: the host plays it as its own (guests see only their seats)."""
+        assert isinstance(self.link, Host)
+        self.outbox += self.link.act(action, seat=p)
+
+    def hand_to_bot(self, seat: int) -> None:
+        """Give a gone friend's seat to a bot (:data:`HAND_LEVEL`): the game goes on."""
+        link = self.link
+        if not isinstance(link, Host) or seat not in self.gone_seats():
+            return
+        self.outbox += link.hand_to_bot(seat)
+        kinds = list(self.link_kinds)
+        kinds[seat] = HAND_LEVEL
+        self.link_kinds = tuple(kinds)
+        self.thinking.pop(seat, None)
+        self.bots = {**self.bots, **{p: b for p, b in self._link_bots().items()
+                                     if p not in self.bots}}
+        self._around(self._bots_go)
+
+    def gone_seats(self) -> list[int]:
+        """Host: friends' seats whose friend has left during the game (a bot may take them)."""
+        link = self.link
+        if not isinstance(link, Host) or not link.started or link.over:
+            return []
+        return [s for s in link.guest_seats if s in link.seats and self.friend_status(s)
+                in ("reconnecting", "lost")]
+
+    def friend_status(self, seat: int) -> str:
+        """Host: a friend's seat as :data:`SEAT_STATUSES` says (the page's view of its
+        channel when it has told, else whether the seat's guest has a connection)."""
+        link = self.link
+        assert isinstance(link, Host)
+        if seat in link.bots:
+            return "bot"
+        info = link.seats.get(seat)
+        if info is None:
+            return "waiting"
+        said = self.seat_status.get(seat)
+        if info["peer"] is None:
+            return "lost" if said == "lost" else "reconnecting"
+        return said if said in ("reconnecting", "lost") else "connected"
+
+    def set_seat_status(self, text: str) -> None:
+        """The page's view of each friend's channel: JSON ``{seat: status}``."""
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return
+        if isinstance(data, dict):
+            self.seat_status = {int(k): v for k, v in data.items()
+                                if str(k).isdecimal() and v in SEAT_STATUSES}
+
+    def friend_seats(self) -> list[int]:
+        """Host: the seats of friends by link, and those since given to a bot."""
+        link = self.link
+        if not isinstance(link, Host):
+            return []
+        return sorted({*link.guest_seats, *link.handed, *link.value_seats})
+
+    def seat_label(self, p: int) -> str:
+        """A seat's name: the UI module's ``seat_name(seat, view, lang)``, else Player N."""
+        name = getattr(self.ui, "seat_name", None)
+        if name is not None:
+            view = self.link.view if self.playing else None
+            return str(name(p, view, self.lang))
+        return t("seat_n", self.lang, n=p + 1)
+
+    @property
+    def many(self) -> bool:
+        """More than the classic two-player link (you first, one friend second)."""
+        if isinstance(self.link, Host):
+            return self.link_kinds != ("you", "link")
+        return self.want_seat is not None
 
     def rematch(self) -> None:
         if self.role == "host" and self.link.over:
@@ -349,14 +562,17 @@ class LinkTable(Table):
     def peer_message(self, peer: str, text: str) -> None:
         self._heard = time.monotonic()
         if isinstance(self.link, Host):
-            self._around(lambda: self._remote(self.link.receive(peer, text)))
+            def take() -> None:
+                self._remote(self.link.receive(peer, text))
+                self._bots_go()   # a friend's move may make it a bot's turn
+            self._around(take)
         else:
             self._around(lambda: self._remote(self.link.receive(text)))
         error = getattr(self.link, "last_error", None)
         if isinstance(self.link, Guest) and error:
             if self._moved_away(self.link):
                 self.set_status("elsewhere")   # another browser or tab took this seat over
-            elif error[0] not in ("seat_taken", "not_joined"):
+            elif error[0] not in ("seat_taken", "not_joined", "replaced"):
                 self.message = t("link_host_error", self.lang, msg=error[1])
                 self.link.last_error = None
 
@@ -412,12 +628,16 @@ class LinkTable(Table):
         if force or silent >= POLL_AFTER:
             self._heard = now
             self.outbox += link.poll()
-        elif silent >= PING_AFTER:
+        elif silent >= PING_AFTER or now - self._said >= PING_AFTER:
+            # Also when it has heard plenty but said nothing (the others and the host's bots
+            # are playing): the host reads this seat's channel as alive from what it hears.
             self.outbox += link.ping()
 
     def take_outbox(self) -> list[list[str]]:
         out = [[s.to, s.text] for s in self.outbox]
         self.outbox = []
+        if out:
+            self._said = time.monotonic()
         return out
 
     def save(self) -> str | None:
@@ -433,7 +653,8 @@ class LinkTable(Table):
     def store_key(self) -> str:
         """This game's place in the browser's storage: one per room (a copy-and-paste
         game's link carries its room too), so any number of games can be kept."""
-        return f"pygames.link.{self.room or 'manual'}.{self.role}"
+        seat = f"-{self.want_seat}" if self.role == "guest" and self.want_seat is not None else ""
+        return f"pygames.link.{self.room or 'manual'}.{self.role}{seat}"
 
     def record(self) -> str | None:
         """The game's record as JSON: always on the host, on a guest once it is over."""
@@ -443,11 +664,24 @@ class LinkTable(Table):
 
     def taken(self) -> bool:
         error = getattr(self.link, "last_error", None)
-        return isinstance(self.link, Guest) and bool(error) and error[0] == "seat_taken" \
-            and self.link.seat is None
+        return isinstance(self.link, Guest) and bool(error) and (
+            (error[0] == "seat_taken" and self.link.seat is None) or error[0] == "replaced")
 
-    def invite(self) -> str:
+    def replaced(self) -> bool:
+        """A guest whose seat the host gave a bot (it stays away, reloaded too)."""
+        error = getattr(self.link, "last_error", None)
+        return isinstance(self.link, Guest) and bool(error) and error[0] == "replaced"
+
+    def invite(self, seat: int | None = None) -> str:
+        """The invite (the host's for a friend's ``seat``; a guest's own seat's); the
+        classic two-player link names no seat."""
+        if seat is None and self.role == "guest":
+            seat = self.want_seat
+        elif seat is None:
+            seat = self.friend_seats()[0]
         frag = f"r={self.room}&k={self.key}" + (f"&ice={self.ice}" if self.ice else "")
+        if self.many and seat is not None:
+            frag += f"&s={seat}"
         return f"{self.page}?{self._invite_query()}#{frag}"
 
     def _invite_query(self) -> str:
@@ -467,8 +701,18 @@ class LinkTable(Table):
                 "offer": self.offer_in, "connect": self.joined and not self.bad_link
                 and not self.taken() and not self.elsewhere,
                 "fragment": self.fragment(), "store": self.store_key(),
-                "lock": f"pygames.link.{self.room or 'manual'}.{self.role}",
-                "drop": self.drops()}
+                "lock": self.store_key(), "drop": self.drops(), "seats": self.seat_peers()}
+
+    def seat_peers(self) -> list[dict[str, Any]]:
+        """Host: each friend's seat for the page's ``data-peer-<seat>``: its connection's
+        ``peer`` ("" while it has none), whether its friend ``joined``, whether a ``bot``
+        plays it now."""
+        link = self.link
+        if not isinstance(link, Host):
+            return []
+        return [{"seat": s, "peer": (link.seats.get(s) or {}).get("peer") or "",
+                 "joined": s in link.seats, "bot": s in link.bots}
+                for s in self.friend_seats()]
 
     # -- input -------------------------------------------------------------------------------
     def command(self, cmd: str) -> None:
@@ -480,6 +724,11 @@ class LinkTable(Table):
             return
         if cmd == "move_seat" and self.role == "guest":
             self.show_move = not self.show_move
+            return
+        if cmd.startswith("seat_bot:"):
+            arg = cmd.partition(":")[2]
+            if arg.isdecimal() and len(arg) < 3:
+                self.hand_to_bot(int(arg))
             return
         try:
             super().command(cmd)
@@ -502,8 +751,14 @@ class LinkTable(Table):
 
     # -- output ------------------------------------------------------------------------------
     def seats(self) -> tuple[str, ...]:
-        me = self.link.seat
-        return tuple(t("you" if p == me else "link_friend", self.lang)
+        me, link = self.link.seat, self.link
+        if isinstance(link, Host):
+            bots = link.bots
+        else:   # the seats that give no seed value are the host's own and its bots'
+            guests = link.guests
+            bots = set() if guests is None else {
+                p for p in range(self.game_players()) if p not in guests and p != link.host_seat}
+        return tuple(t("you" if p == me else "bot" if p in bots else "link_friend", self.lang)
                      for p in range(self.game_players()))
 
     def _headline(self, outcome: dict[str, Any]) -> str:
@@ -517,8 +772,16 @@ class LinkTable(Table):
             key = "status_waiting_host" if self.role == "host" else "status_waiting_guest"
         if self.elsewhere:
             key = self._elsewhere_key()
+        text = t(key, self.lang)
+        link = self.link
+        friends = ([s for s in self.friend_seats() if s not in link.bots]
+                   if isinstance(link, Host) else [])
+        if self.many and len(friends) > 1:
+            live = sum(self.friend_status(s) == "connected" for s in friends)
+            text = (t("status_waiting_many", self.lang) if self.status == "waiting" else
+                    t("status_seats", self.lang, n=live, m=len(friends)))
         return (f'<p class="peer-status" role="status" data-status="{esc(self.status)}">'
-                f'<span class="dot" aria-hidden="true"></span><span class="txt">{esc(t(key, self.lang))}'
+                f'<span class="dot" aria-hidden="true"></span><span class="txt">{esc(text)}'
                 f'</span></p>')
 
     def _header_extra(self) -> str:
@@ -571,7 +834,33 @@ class LinkTable(Table):
                     f'<pre hidden data-partial>{esc(json.dumps(part))}</pre>')
         about = (f'<details class="link-about"><summary>{esc(t("link_about", lang))}</summary>'
                  f'<p>{esc(t("link_about_body", lang))}</p>{keep}</details>')
-        return self._manual_resume_html() + about + self._move_html()
+        return self._seats_html() + self._manual_resume_html() + about + self._move_html()
+
+    def _seats_html(self) -> str:
+        """Host, during a game with several friends (or one gone): each friend's seat and
+        its connection; a gone one's button gives the seat to a bot."""
+        link, lang = self.link, self.lang
+        if not isinstance(link, Host) or not self.playing:
+            return ""
+        seats = self.friend_seats()
+        gone = self.gone_seats()
+        if not self.many and not gone:
+            return ""
+        items = []
+        for s in seats:
+            status = self.friend_status(s)
+            line = t("link_seat_line", lang, seat=self.seat_label(s), status=t(f"link_seat_{status}", lang))
+            button = ""
+            if s in gone:
+                button = (f'<button type="button" data-cmd="seat_bot:{s}">'
+                          f'{esc(t("link_hand", lang, seat=self.seat_label(s)))}</button>')
+            items.append(f'<li data-seat-status="{esc(status)}" data-seat="{s}">'
+                         f'<span>{esc(line)}</span>{button}</li>')
+        help_ = (f'<p class="muted">{esc(t("link_hand_help", lang, level=t(f"level_{HAND_LEVEL}", lang)))}</p>'
+                 if gone else "")
+        return (f'<section class="link-seats" aria-labelledby="link-seats-title">'
+                f'<h2 id="link-seats-title">{esc(t("link_seats", lang))}</h2>'
+                f'<ul>{"".join(items)}</ul>{help_}</section>')
 
     def _move_html(self) -> str:
         """A guest's way to move its seat to another browser (the link shown on request)."""
@@ -607,7 +896,8 @@ class LinkTable(Table):
     def _over_extra(self) -> str:
         lang = self.lang
         if isinstance(self.link, Host):
-            return f'<p class="verdict">{esc(t("link_host_checks", lang))}</p>'
+            key = "link_host_checks_many" if len(self.friend_seats()) > 1 else "link_host_checks"
+            return f'<p class="verdict">{esc(t(key, lang))}</p>'
         verdict = self.link.verdict
         if verdict is None:
             return f'<p class="verdict" data-verdict="pending">{esc(t("link_checking", lang))}</p>'
@@ -625,7 +915,7 @@ class LinkTable(Table):
     def html(self) -> str:
         record = self.record()
         data = f'<pre hidden data-record>{esc(record)}</pre>' if record else ""
-        if self.playing and not self.elsewhere:
+        if self.playing and not self.elsewhere and not self.replaced():
             return super().html() + data
         return self._room_html() + data
 
@@ -634,7 +924,9 @@ class LinkTable(Table):
         player reads it ("Your deck", "Your opponent's deck"; the guest is seat 1), a value
         by its words (the option's, or the UI module's ``OPTION_CHOICES``)."""
         lang = self.lang
-        seat_words = link_seat_words(self.game.id, 0 if self.role == "host" else 1)
+        reader = (self.link.seat if isinstance(self.link, Host) else
+                  self.want_seat if self.want_seat is not None else 1)
+        seat_words = link_seat_words(self.game.id, reader)
         offered = getattr(self.ui, "OPTION_CHOICES", {})
         parts = []
         for name, value in self.options.items():
@@ -650,12 +942,16 @@ class LinkTable(Table):
         """Before the game: the host's invitation, or the guest's Join screen."""
         lang = self.lang
         body: list[str] = []
-        if self.role == "host":
+        if self.role == "host" and self.many:
+            body += self._invites_html()
+        elif self.role == "host":
             invite = self.invite()
+            seat = self.friend_seats()[0]
             body.append(f'<h2 id="room-title">{esc(t("link_title", lang))}: {esc(self.title())}</h2>')
             body.append(self._status_html())
             body.append(f'<p>{esc(t("link_send", lang))}</p>')
-            body.append(f'<p class="invite"><a data-invite href="{esc(invite)}">{esc(invite)}</a></p>')
+            body.append(f'<p class="invite"><a data-invite href="{esc(invite)}" '
+                        f'data-invite-{seat}>{esc(invite)}</a></p>')
             body.append(f'<p class="buttons"><button type="button" class="primary" '
                         f'data-link-cmd="copy" data-copy="{esc(invite)}">{esc(t("link_copy", lang))}</button>'
                         f'<button type="button" data-link-cmd="share" data-copy="{esc(invite)}" hidden>'
@@ -665,9 +961,16 @@ class LinkTable(Table):
         elif self.bad_link:
             body.append(f'<p class="message" role="alert">{esc(t("link_bad", lang))}</p>')
         elif self.taken() or self.elsewhere:
-            key = self._elsewhere_key() if self.elsewhere else "link_taken"
+            if self.elsewhere:
+                said = t(self._elsewhere_key(), lang)
+            elif self.replaced():
+                said = t("link_replaced", lang)
+            elif self.want_seat is not None:
+                said = t("link_taken_seat", lang, seat=self.seat_label(self.want_seat))
+            else:
+                said = t("link_taken", lang)
             body.append(f'<h2 id="room-title">{esc(self.title())}</h2>')
-            body.append(f'<p class="message" role="alert" data-taken>{esc(t(key, lang))}</p>')
+            body.append(f'<p class="message" role="alert" data-taken>{esc(said)}</p>')
         elif self.seat_token:   # a seat carried here from another browser
             body.append(f'<h2 id="room-title">{esc(t("link_continue", lang, game=self.title()))}</h2>')
             body.append(f'<p>{esc(t("link_continue_help", lang))}</p>')
@@ -678,7 +981,8 @@ class LinkTable(Table):
         else:
             body.append(f'<h2 id="room-title">{esc(t("link_invited", lang, game=self.title()))}</h2>')
             body.append(f'<dl class="invite-info"><dt>{esc(t("link_game", lang))}</dt>'
-                        f'<dd>{esc(self.title())}</dd><dt>{esc(t("link_options", lang))}</dt>'
+                        f'<dd>{esc(self.title())}</dd>{self._your_seat_html()}'
+                        f'<dt>{esc(t("link_options", lang))}</dt>'
                         f'<dd>{esc(self._options_text())}</dd><dt>{esc(t("link_host", lang))}</dt>'
                         f'<dd>{esc(t("link_host_is", lang))}</dd></dl>')
             if not self.joined:
@@ -691,6 +995,40 @@ class LinkTable(Table):
         message = f'<p class="message" role="alert">{esc(self.message)}</p>' if self.message else ""
         return (f'{self._header()}<main class="link-room" aria-labelledby="room-title">'
                 f'{message}{"".join(body)}{self._side_extra()}</main>')
+
+    def _your_seat_html(self) -> str:
+        """A guest's Join screen names the seat its invite is for."""
+        if self.want_seat is None:
+            return ""
+        return (f'<dt>{esc(t("link_your_seat", self.lang))}</dt>'
+                f'<dd data-your-seat="{self.want_seat}">{esc(self.seat_label(self.want_seat))}</dd>')
+
+    def _invites_html(self) -> list[str]:
+        """The host's invitation to several friends: an invite per friend's seat (its link,
+        Copy, Share and QR code), labelled by the seat, with whether its friend joined."""
+        link, lang = self.link, self.lang
+        assert isinstance(link, Host)
+        body = [f'<h2 id="room-title">{esc(t("link_title_many", lang))}: {esc(self.title())}</h2>',
+                self._status_html(), f'<p>{esc(t("link_send_many", lang))}</p>']
+        for s in link.guest_seats:
+            invite, name = self.invite(s), self.seat_label(s)
+            joined = "link_seat_joined" if s in link.seats else "link_seat_waiting"
+            body.append(
+                f'<section class="invite-seat" aria-labelledby="invite-{s}-title" data-seat="{s}">'
+                f'<h3 id="invite-{s}-title">{esc(t("link_invite_for", lang, seat=name))}</h3>'
+                f'<p class="muted" data-joined="{str(s in link.seats).lower()}">'
+                f'{esc(t("link_seat_line", lang, seat=name, status=t(joined, lang)))}</p>'
+                f'<p class="invite"><a data-invite-{s} href="{esc(invite)}">{esc(invite)}</a></p>'
+                f'<p class="buttons"><button type="button" class="primary" data-link-cmd="copy" '
+                f'data-copy="{esc(invite)}">{esc(t("link_copy", lang))}</button>'
+                f'<button type="button" data-link-cmd="share" data-copy="{esc(invite)}" hidden>'
+                f'{esc(t("link_share", lang))}</button></p>'
+                f'{self._qr(invite, t("link_qr_seat", lang, seat=name))}</section>')
+        bots = [self.seat_label(p) for p in sorted(link.bots)]
+        if bots:
+            names = ("、" if lang == "ja" else ", ").join(bots)
+            body.append(f'<p class="muted">{esc(t("link_bots_here", lang, seats=names))}</p>')
+        return body
 
     def _answer_html(self) -> str:
         """A copy-and-paste guest's answer code, to send back to the host."""

@@ -275,7 +275,7 @@ def _seats_fields(game: pygames.Game) -> str:
     a person here, a bot of a level, a friend by link), the seats past the count hidden
     and disabled. The script keeps the hidden ``seats`` field (what the query carries) and
     the tile's line in step with them, and says what cannot be played (``data-problem-*``):
-    not exactly one seat for you, or a friend by link with more than two."""
+    not exactly one seat for you, or friends by link with a person here."""
     gid, low, high = game.id, game.min_players, game.max_players
     counts = [str(n) for n in range(low, high + 1)]
     players = _radio_group(game, "players", both("players"), counts, str(low),
@@ -685,7 +685,7 @@ LOBBY_SCRIPT = """
   // A game for more than two: the count of players shows that many seats' lists (the
   // others hidden and disabled); choosing "you" for a seat gives the seat that had it this
   // one's old choice; the hidden "seats" field carries the lists' choices, and Play waits
-  // while they cannot be played (not one "you"; a friend by link with more than two).
+  // while they cannot be played (not one "you"; friends by link with a person here).
   function seats(form, changed) {
     var box = form.querySelector("fieldset.seats");
     if (!box) return;
@@ -706,7 +706,7 @@ LOBBY_SCRIPT = """
     box.querySelector('input[name="seats"]').value = values.join(",");
     var yous = values.filter(function (v) { return v === "you"; }).length;
     var problem = yous !== 1 ? "you" :
-      values.indexOf("link") >= 0 && values.join(",") !== "you,link" ? "link" : "";
+      values.indexOf("link") >= 0 && values.indexOf("here") >= 0 ? "link" : "";
     var note = box.querySelector(".seats-problem");
     note.textContent = "";
     note.hidden = !problem;

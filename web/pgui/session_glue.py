@@ -181,7 +181,7 @@ def seat_values(game: pygames.Game, params: dict[str, str]) -> tuple[Any, Any] |
 
 
 #: The seats a query may name (``seats=you,here,strong``): you, another person at this
-#: device, a bot of a level, a friend by link (link play: two players, you first).
+#: device, a bot of a level, a friend by link (link play: any seats but people here).
 SEAT_TOKENS = ("you", "here", *LEVELS, "link")
 
 
@@ -189,9 +189,10 @@ def parse_seats(game: pygames.Game, params: dict[str, str]) -> tuple[str, ...] |
     """Who sits where, from ``players=N`` and ``seats=you,here,strong,...`` (one token of
     :data:`SEAT_TOKENS` per seat, in seat order), or None when the query gives neither
     (``mode``, ``bot`` and ``seat`` say it, as for two players always). ``players`` alone
-    fills the other seats from ``mode``: people here in pass and play, else bots of
-    ``bot``'s level. A count outside the game's range, an unknown token, a count of seats
-    that is not the count of players or not exactly one ``you``: a :class:`LinkProblem`.
+    fills the other seats from ``mode``: people here in pass and play, friends by link in
+    link play, else bots of ``bot``'s level. A count outside the game's range, an unknown
+    token, a count of seats that is not the count of players, not exactly one ``you``, or
+    friends by link with people here: a :class:`LinkProblem`.
 
     >>> game = pygames.get_game(pygames.game_ids()[0])
     >>> parse_seats(game, {"seats": "here,you"}), parse_seats(game, {"players": "2"})
@@ -223,7 +224,7 @@ def parse_seats(game: pygames.Game, params: dict[str, str]) -> tuple[str, ...] |
         raise LinkProblem("seats_count", players=players, n=len(seats))
     if seats.count("you") != 1:
         raise LinkProblem("seats_you", n=seats.count("you"))
-    if "link" in seats and seats != ("you", "link"):
+    if "link" in seats and "here" in seats:
         raise LinkProblem("seats_link")
     return seats
 
@@ -252,8 +253,8 @@ def make_table(query: str, *, saved_lang: str | None = None, nav_lang: str | Non
         raise LinkProblem("mode", value=mode)
     game = _game(params.get("game") or pygames.game_ids()[0])
     seats = parse_seats(game, params) if mode != "join" else None
-    if seats == ("you", "link"):
-        mode = "link"  # link play as it is: two players, the host first
+    if seats is not None and "link" in seats:
+        mode = "link"  # friends by link: this device hosts (bots play on it)
     elif mode == "link" and seats is not None:
         raise LinkProblem("seats_link")
     if mode in LINK_MODES:
@@ -261,7 +262,7 @@ def make_table(query: str, *, saved_lang: str | None = None, nav_lang: str | Non
 
         return LinkTable(game.id, mode=mode, options=parse_options(game, params), lang=lang,
                          speed=DEFAULT_SPEED if speed is None else speed, fragment=fragment,
-                         stored=stored, page=page, query=query)
+                         stored=stored, page=page, query=query, seats=seats, slices=True)
     deal = _number(params.get("seed"))
     if deal is None:
         deal = seed if seed is not None else random.randrange(2**31)
@@ -474,7 +475,8 @@ class Session:
 
     def peer(self, kind: str, peer: str = "", text: str = "") -> dict[str, Any]:
         """What the page's WebRTC glue saw (link play only): ``open``/``message``/``close``
-        of a data channel to ``peer``, a connection ``status``, the slow ``tick`` (``poll``:
+        of a data channel to ``peer``, a connection ``status`` (``seats``: each friend's
+        seat's, JSON ``{seat: status}``, on the host), the slow ``tick`` (``poll``:
         check in with the host now), or the
         copy-and-paste flow's ``making``/``offer``/``answer`` (``text`` = the code)."""
         table = _link_table(self._table())
@@ -487,6 +489,8 @@ class Session:
                 table.peer_close(peer)
             elif kind == "status":
                 table.set_status(text)
+            elif kind == "seats":
+                table.set_seat_status(text)
             elif kind == "tick":
                 table.tick()
             elif kind == "poll":

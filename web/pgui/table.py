@@ -303,7 +303,7 @@ class Table:
         now = time.perf_counter()
         deadline = now + ms / 1000
         moved = False
-        others = [q for q in self.state.to_move() if q not in self.bots]
+        others = self._undecided_people()
         for p, thought in list(self.thinking.items()):
             search, first, started = thought
             bot = self.bots[p]
@@ -324,6 +324,11 @@ class Table:
                 self._bot_plays(p, search.best())
                 moved = True
         return moved
+
+    def _undecided_people(self) -> list[int]:
+        """The people (not bots) who still have to decide now: a bot's clock waits for
+        them (:meth:`think`)."""
+        return [q for q in self._to_move() if q not in self.bots]
 
     def _bot_plays(self, p: int, action: str) -> None:
         """A bot's move, played back as a person's would be."""
