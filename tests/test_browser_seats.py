@@ -77,13 +77,18 @@ def test_the_seats_of_a_four_player_game_choose_who_plays_and_play_starts_them(l
     expect(seat[0]).to_have_value("strong")
     expect(foot).to_have_text("3 players · Strong bot · a person here · you")
     assert tile.locator('input[name="seats"]').input_value() == "strong,here,you"
-    # A friend by link with three players cannot be played yet: Play says why and waits.
-    seat[1].select_option("link")
+    # Friends by link play with bots; with a person here they cannot: Play says why and
+    # waits.
     problem = panel.locator(".seats-problem")
+    seat[0].select_option("link")
     expect(problem).to_be_visible()
-    expect(problem.locator(".l-en")).to_contain_text("for two players for now")
+    expect(problem.locator(".l-en")).to_contain_text("not with a person here")
     expect(panel.locator("button.play-now")).to_be_disabled()
     expect(tile.locator("button.play")).to_be_disabled()
+    seat[1].select_option("strong")
+    expect(problem).to_be_hidden()
+    expect(panel.locator("button.play-now")).to_be_enabled()
+    seat[0].select_option("strong")
     seat[1].select_option("here")
     expect(problem).to_be_hidden()
     expect(panel.locator("button.play-now")).to_be_enabled()

@@ -449,6 +449,7 @@
       if (r.html === lastHtml && busy === 0) {  // nothing to redraw (a tick, a resync)
         linkPlay(r);
         schedule(r);
+        if (r.thinking) scheduleThink();  // a friend's move made it a bot's turn (host)
         return;
       }
       showSoon(r);
@@ -589,12 +590,15 @@
   // session this browser kept for that room (pgui/link.py names the key).
   function linkStorage(query) {
     var mode = new URLSearchParams(query).get("mode");
-    var role = mode === "link" ? "host" : mode === "join" ? "guest" : "";
+    var friends = (new URLSearchParams(query).get("seats") || "").split(",").indexOf("link") >= 0;
+    var role = mode === "join" ? "guest" : mode === "link" || friends ? "host" : "";
     var fragment = role ? location.hash.replace(/^#/, "") : "";
     var room = new URLSearchParams(fragment).get("r") || (new URLSearchParams(fragment).get("o") ? "manual" : "");
+    var seat = role === "guest" && /^\d{1,2}$/.test(new URLSearchParams(fragment).get("s") || "")
+      ? "-" + new URLSearchParams(fragment).get("s") : "";  // a friend's own seat (link.py)
     var stored = "";
     if (role && room) {
-      try { stored = localStorage.getItem("pygames.link." + room + "." + role) || ""; } catch (e) { /* blocked */ }
+      try { stored = localStorage.getItem("pygames.link." + room + "." + role + seat) || ""; } catch (e) { /* blocked */ }
     }
     var params = new URLSearchParams(query);
     if (params.get("tool")) {  // a game's tool: its entries (pgui/tools.py), {key: text}

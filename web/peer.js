@@ -23,6 +23,10 @@
 //   session pings the host when it has heard nothing for 2 s (pgui/link.py), so a silent
 //   channel (a network that drops packets) shows "reconnecting" within seconds, long before
 //   WebRTC itself calls the connection failed.
+// - The host keeps one channel per friend. With its `seats` info (each friend's seat and
+//   the peer id of its channel) it also sets <html data-peer-<seat>>: waiting (not joined
+//   yet), connected, reconnecting, lost, or bot (a bot plays the seat now), and tells
+//   Python ("seats") whenever one changes.
 // - A Web Lock per room and role: a second tab of this browser that opens the same game is
 //   told it is open elsewhere instead of taking the seat from the first.
 //
@@ -96,9 +100,39 @@
     else s = Date.now() - since > LOST_AFTER ? "lost" : "reconnecting";
     if (info.role === "guest" && !everOpen && started && Date.now() - since > LOST_AFTER) s = "lost";
     root.dataset.peer = s;
+    refreshSeats();
     if (s !== status) {
       status = s;
       if (call) call("status", "", s);
+    }
+  }
+
+  // Each friend's seat (the host's): its channel open and heard from lately, or since when not.
+  var seatDown = {};
+  var seatText = "";
+
+  function refreshSeats() {
+    if (!info || info.role !== "host" || !info.seats) return;
+    var now = Date.now();
+    var out = {};
+    info.seats.forEach(function (s) {
+      var link = s.peer ? links[s.peer] : null;
+      var st;
+      if (s.bot) st = "bot";
+      else if (!s.joined) st = "waiting";
+      else if (link && link.open && now - link.heard < SILENT_MS) st = "connected";
+      else {
+        if (!seatDown[s.seat]) seatDown[s.seat] = now;
+        st = now - seatDown[s.seat] > LOST_AFTER ? "lost" : "reconnecting";
+      }
+      if (st !== "reconnecting" && st !== "lost") delete seatDown[s.seat];
+      out[s.seat] = st;
+      root.setAttribute("data-peer-" + s.seat, st);
+    });
+    var text = JSON.stringify(out);
+    if (text !== seatText) {
+      seatText = text;
+      if (call) call("seats", "", text);
     }
   }
 
@@ -538,6 +572,7 @@
       var first = info === null;
       info = peerInfo;
       if (first) refresh();
+      else refreshSeats();
       if (started && !info.connect) { stop(); return; }
       // Connections whose seat another browser took over: told by the session, then closed.
       (info.drop || []).forEach(function (id) {
