@@ -77,6 +77,16 @@ besides its table (a deck builder), each a :class:`pgui.tools.Tool`, opened by
 ``STYLESHEET``: the table's own stylesheet, a path from the app's root (the games of this
 package keep theirs beside their module, ``pgui/<game id>.css``); the page loads it with
 the table, after the shared ``app.css``, which names no game.
+``seat_name(seat, view, lang)`` (optional): a seat's name for the screens around the table
+(link play's invite per friend's seat, "Invite for Red"; without it "Player N").
+
+The page contract (what tests and pages outside read; link play's is in README's "Table
+URLs and options"): ``#app`` carries ``data-animating``, ``data-over``, ``data-thinking``;
+moves are ``[data-cmd]`` buttons. In link play ``<html data-peer>`` is the connection, the
+host's ``[data-invite]`` the invite and ``[data-record]`` the record (a guest's once the
+game is over); with several friends (:mod:`pgui.link`: ``seats=you,link,link,...``) the host
+gives each friend's seat ``[data-invite-<seat>]`` and ``<html data-peer-<seat>>`` instead of
+``[data-invite]``, and ``[data-cmd="seat_bot:<seat>"]`` for a seat whose friend is gone.
 
 >>> table = Table("kiriai", mode="bot", seed=1, lang="en", speed=0)
 >>> table.command("pick:C"); table.command("pick:B"); table.command("confirm")
