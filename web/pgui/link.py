@@ -1010,6 +1010,7 @@ class LinkTable(Table):
         assert isinstance(link, Host)
         body = [f'<h2 id="room-title">{esc(t("link_title_many", lang))}: {esc(self.title())}</h2>',
                 self._status_html(), f'<p>{esc(t("link_send_many", lang))}</p>']
+        one = " data-invite" if len(link.guest_seats) == 1 else ""   # the one friend's
         for s in link.guest_seats:
             invite, name = self.invite(s), self.seat_label(s)
             joined = "link_seat_joined" if s in link.seats else "link_seat_waiting"
@@ -1018,7 +1019,7 @@ class LinkTable(Table):
                 f'<h3 id="invite-{s}-title">{esc(t("link_invite_for", lang, seat=name))}</h3>'
                 f'<p class="muted" data-joined="{str(s in link.seats).lower()}">'
                 f'{esc(t("link_seat_line", lang, seat=name, status=t(joined, lang)))}</p>'
-                f'<p class="invite"><a data-invite-{s} href="{esc(invite)}">{esc(invite)}</a></p>'
+                f'<p class="invite"><a data-invite-{s} href="{esc(invite)}"{one}>{esc(invite)}</a></p>'
                 f'<p class="buttons"><button type="button" class="primary" data-link-cmd="copy" '
                 f'data-copy="{esc(invite)}">{esc(t("link_copy", lang))}</button>'
                 f'<button type="button" data-link-cmd="share" data-copy="{esc(invite)}" hidden>'
