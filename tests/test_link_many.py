@@ -413,3 +413,29 @@ def test_the_page_session_hosts_with_bots_that_think_in_slices():
     assert host.bot_move is not None   # the bot thought in slices, as local play's do
     s.peer("seats", "", json.dumps({"2": "lost"}))
     assert host.seat_status == {2: "lost"}
+
+
+@pytest.mark.parametrize("gid", list(GAMES))
+def test_the_host_reloads_mid_game_with_its_bots_and_a_seat_it_handed_over(gid):
+    """The host's page reloads (its storage brings the game back, under the room in its
+    address): its bot and the seat it gave a bot go on playing, the friends reconnect."""
+    rng = random.Random(f"host{gid}")
+    host, star, links = seated(gid, "you,link,strong,link")
+    play(star, rng, until=lambda: host.link.ply >= 4)
+    star.close("g3")
+    host.command("seat_bot:3")
+    star.pump()
+    saved = host.link.to_json()
+    again = make_table(f"game={gid}&seats=you,link,strong,link&lang=en&speed=0",
+                       fragment=host.fragment(), stored=saved, page=PAGE)
+    assert isinstance(again, LinkTable) and again.link.secret == host.link.secret
+    again.slices = False
+    again.bots = again._link_bots()
+    assert again.link.bots == {2, 3} and again.link_kinds == ("you", "link", "strong", "normal")
+    assert set(again.bots) == {2, 3}
+    star.host = again
+    guest = star.close("g1")
+    star.open("g1", guest)   # the friend's channel comes back to the reloaded host
+    assert again.playing and again.link.seat_of("g1") == 1
+    record = finish(again, star, rng)
+    assert sum(s == 3 for s, _ in record["actions"]) == 3
