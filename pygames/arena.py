@@ -8,6 +8,11 @@ command prints the same games (times aside).
 
     python -m pygames.arena kiriai --bots strong,flat --games 200
     python -m pygames.arena cardia --bots normal,easy --games 100 --options deck=II --jobs 2
+    python -m pygames.arena electors --bots normal,random --games 40 --players 4
+
+With ``--players N`` (more than 2) the two bots take the seats in turn (seat ``s`` of game
+``g`` is bot ``(s + g) % 2``'s); a bot wins a game when one of its seats is among the winners
+and none of the other's, and draws when both have a winner.
 """
 
 from __future__ import annotations
@@ -59,7 +64,7 @@ def _parse_options(game: Any, pairs: list[str]) -> dict[str, Any]:
 
 def play_match(game_id: str, names: tuple[str, str], games: int, *, seed: int = 0,
                options: dict[str, Any] | None = None, timed: bool = False,
-               progress: bool = False, jobs: int = 1) -> dict[str, Any]:
+               progress: bool = False, jobs: int = 1, players: int = 2) -> dict[str, Any]:
     """Play the games; return per-bot ``score`` (wins + draws/2), ``wins``, ``draws``,
     ``times`` (seconds per move) and ``iterations`` (per move). ``jobs`` > 1 plays them in
     that many processes (each game is seeded by its number: the same games either way)."""
@@ -68,7 +73,7 @@ def play_match(game_id: str, names: tuple[str, str], games: int, *, seed: int = 
     if jobs > 1:
         import multiprocessing
 
-        work = [(game_id, names, g, seed, options, timed) for g in range(games)]
+        work = [(game_id, names, g, seed, options, timed, players) for g in range(games)]
         with multiprocessing.get_context("spawn").Pool(jobs) as pool:
             for done, one in enumerate(pool.imap_unordered(_one_game, work), 1):
                 _merge(stats, one)
@@ -76,7 +81,7 @@ def play_match(game_id: str, names: tuple[str, str], games: int, *, seed: int = 
                     print(f"\r{done}/{games} games", end="", file=sys.stderr, flush=True)
     else:
         for g in range(games):
-            _merge(stats, _one_game((game_id, names, g, seed, options, timed)))
+            _merge(stats, _one_game((game_id, names, g, seed, options, timed, players)))
             if progress:
                 print(f"\r{g + 1}/{games} games", end="", file=sys.stderr, flush=True)
     if progress:
@@ -92,33 +97,35 @@ def _merge(stats: list[dict[str, Any]], one: list[dict[str, Any]]) -> None:
 
 def _one_game(work: tuple[Any, ...]) -> list[dict[str, Any]]:
     """Game number ``g`` of a match: each bot's score, wins, draws, times, iterations."""
-    game_id, names, g, seed, options, timed = work
+    game_id, names, g, seed, options, timed = work[:6]
+    players = work[6] if len(work) > 6 else 2
     game = get_game(game_id)
     stats: list[dict[str, Any]] = [
         {"score": 0.0, "wins": 0, "draws": 0, "times": [], "iterations": []} for _ in names]
-    first = g % 2  # which bot sits in seat 0
-    seat_of = {first: 0, 1 - first: 1}
-    bots = {seat_of[i]: make_bot(game, seat_of[i], names[i], seed=seed * 100_003 + g * 7 + i,
-                                 timed=timed) for i in range(2)}
-    state = game.new_game(seed=seed * 1_000_003 + g, options=options)
+    bot_of = [(s + g) % 2 for s in range(players)]  # which bot sits in each seat
+    bots = {s: make_bot(game, s, names[bot_of[s]],
+                        seed=seed * 100_003 + g * 7 + bot_of[s] + (10 * s if players > 2 else 0),
+                        timed=timed) for s in range(players)}
+    state = game.new_game(seed=seed * 1_000_003 + g, players=players, options=options)
     while not state.is_over():
         for p in state.to_move():
             bot = bots[p]
             t0 = time.perf_counter()
             action = bot.choose(state.view(p), state.legal_actions(p), state.events(p))
             dt = time.perf_counter() - t0
-            i = 0 if seat_of[0] == p else 1
+            i = bot_of[p]
             stats[i]["times"].append(dt)
             stats[i]["iterations"].append(getattr(bot, "last_iterations", 0))
             state.apply(p, action)
     outcome = state.outcome()
     assert outcome is not None  # the game is over
     winners = outcome["winners"]
+    won = [any(bot_of[w] == i for w in winners) for i in range(2)]
     for i in range(2):
-        if not winners or len(winners) == 2:
+        if won[0] == won[1]:
             stats[i]["draws"] += 1
             stats[i]["score"] += 0.5
-        elif seat_of[i] in winners:
+        elif won[i]:
             stats[i]["wins"] += 1
             stats[i]["score"] += 1
     return stats
@@ -148,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--options", nargs="*", default=[], metavar="K=V")
     ap.add_argument("--jobs", type=int, default=1, help="play in this many processes")
+    ap.add_argument("--players", type=int, default=2,
+                    help="players per game (the two bots take the seats in turn)")
     ap.add_argument("--timed", action="store_true",
                     help="cap each move by the level's seconds too (as in the app)")
     args = ap.parse_args(argv)
@@ -157,8 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     game = get_game(args.game)
     result = play_match(args.game, names, args.games, seed=args.seed,
                         options=_parse_options(game, args.options), timed=args.timed,
-                        progress=sys.stderr.isatty(), jobs=args.jobs)
-    print(f"{game.names['en']}: {args.games} games, seats alternating")
+                        progress=sys.stderr.isatty(), jobs=args.jobs, players=args.players)
+    print(f"{game.names['en']}: {args.games} games, {args.players} players, seats alternating")
     print(report(result))
     return 0
 

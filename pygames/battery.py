@@ -6,6 +6,7 @@ and reports games per second and every failure with the seed that reproduces it:
 
     python -m pygames.battery                      # 100,000 games of every game
     python -m pygames.battery cardia --games 20000 --jobs 2
+    python -m pygames.battery electors --games 3000 --players 0   # 2, 3, 4 players in turn
 
 Each game: a random option set (every option value in turn; free-form options at the
 values the game's ``Game.sample_options`` draws for that game number, else their default),
@@ -73,15 +74,32 @@ def _option_sets(game: Any) -> list[dict[str, Any]]:
     return [dict(zip(names, combo, strict=True)) for combo in itertools.product(*values)]
 
 
-def play_one(game_id: str, n: int) -> tuple[int, str | None]:
-    """Game number ``n`` of ``game_id``: (actions played, None or the failure)."""
+def _option_set(game: Any, n: int) -> dict[str, Any]:
+    """``_option_sets(game)[n % len]`` without making the list (a game with many options
+    has millions of combinations): the product's ``n``-th, the last name fastest."""
+    names = sorted(game.option_schema)
+    values = [game.option_schema[k].get("values", [game.option_schema[k]["default"]])
+              for k in names]
+    n %= math.prod(len(v) for v in values)
+    out: dict[str, Any] = {}
+    for name, vals in zip(reversed(names), reversed(values), strict=True):
+        n, i = divmod(n, len(vals))
+        out[name] = vals[i]
+    return {k: out[k] for k in names}
+
+
+def play_one(game_id: str, n: int, players: int | None = None) -> tuple[int, str | None]:
+    """Game number ``n`` of ``game_id``: (actions played, None or the failure). ``players``:
+    that many (default the game's least); 0 cycles through every count the game allows."""
     game = get_game(game_id)
-    sets = _option_sets(game)
-    options = {**sets[n % len(sets)], **game.sample_options(random.Random(-1 - n))}
+    options = {**_option_set(game, n), **game.sample_options(random.Random(-1 - n))}
     rng = random.Random(n)
     steps = 0
+    if not players:
+        counts = range(game.min_players, game.max_players + 1)
+        players = game.min_players if players is None else counts[n % len(counts)]
     try:
-        state = game.new_game(seed=n, players=game.min_players, options=options)
+        state = game.new_game(seed=n, players=players, options=options)
         while not state.is_over():
             movers = state.to_move()
             for p in range(state.players):
@@ -117,26 +135,28 @@ def play_one(game_id: str, n: int) -> tuple[int, str | None]:
             if game.from_record(record) != state:
                 raise AssertionError("the record does not replay to the same state")
     except Exception as exc:  # noqa: BLE001 - every failure is counted and reported
-        return steps, (f"{game_id} game {n} (seed {n}, options {options}, after {steps} "
-                       f"actions): {type(exc).__name__}: {exc}")
+        return steps, (f"{game_id} game {n} (seed {n}, {players} players, options "
+                       f"{options}, after {steps} actions): {type(exc).__name__}: {exc}")
     return steps, None
 
 
-def _chunk(args: tuple[str, int, int]) -> tuple[int, int, list[str]]:
-    game_id, start, stop = args
+def _chunk(args: tuple[str, int, int, int | None]) -> tuple[int, int, list[str]]:
+    game_id, start, stop, players = args
     actions, failures = 0, []
     for n in range(start, stop):
-        steps, failure = play_one(game_id, n)
+        steps, failure = play_one(game_id, n, players)
         actions += steps
         if failure:
             failures.append(failure)
     return stop - start, actions, failures
 
 
-def run(game_id: str, games: int, jobs: int = 1, start: int = 0) -> dict[str, Any]:
-    """Play ``games`` games of ``game_id`` (numbers ``start``…) on ``jobs`` processes."""
+def run(game_id: str, games: int, jobs: int = 1, start: int = 0,
+        players: int | None = None) -> dict[str, Any]:
+    """Play ``games`` games of ``game_id`` (numbers ``start``…) on ``jobs`` processes, with
+    ``players`` players (default the game's least; 0: every count in turn)."""
     size = max(1, min(500, games // (jobs * 8) or 1))
-    chunks = [(game_id, a, min(a + size, start + games))
+    chunks = [(game_id, a, min(a + size, start + games), players)
               for a in range(start, start + games, size)]
     t0 = time.perf_counter()
     played = actions = 0
@@ -160,10 +180,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=100_000)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--start", type=int, default=0, help="first game number (seed)")
+    ap.add_argument("--players", type=int, default=None,
+                    help="players per game (default: each game's least; 0: every count the "
+                         "game allows, in turn)")
     args = ap.parse_args(argv)
     bad = 0
     for gid in args.games_to_test or game_ids():
-        r = run(gid, args.games, args.jobs, args.start)
+        players = args.players
+        if players:
+            game = get_game(gid)
+            if not game.min_players <= players <= game.max_players:
+                print(f"{gid}: not for {players} players, skipped")
+                continue
+        r = run(gid, args.games, args.jobs, args.start, players)
         print(f"{gid}: {r['games']} games, {r['actions']} actions in {r['seconds']:.0f} s "
               f"({r['games'] / r['seconds']:.0f} games/s), {len(r['failures'])} failures",
               flush=True)
