@@ -701,8 +701,10 @@ def test_a_row_majority_step_marks_its_row():
 
 
 # -- real views from the engine (once it is in the tree) ------------------------------------------
-def _engine():
-    """The Electors engine, registered for these tests (skipped while it is not there)."""
+@pytest.fixture
+def engine():
+    """The Electors engine, registered for the test and unregistered after it (skipped
+    while it is not in the tree): registration never leaks into other tests."""
     import importlib
 
     import pygames
@@ -711,9 +713,12 @@ def _engine():
         importlib.import_module("pygames.electors")
     except ImportError:
         pytest.skip("the Electors engine is not in this tree yet")
-    if "electors" not in pygames.REGISTRY:
+    registered = "electors" in pygames.REGISTRY
+    if not registered:
         pygames.register("electors", "pygames.electors", "ElectorsGame")
-    return pygames.get_game("electors")
+    yield pygames.get_game("electors")
+    if not registered:
+        pygames.unregister("electors")
 
 
 #: Option sets the random games below play (the defaults first).
@@ -742,8 +747,8 @@ def _random_steps(game, n_games: int):
         yield s, None, []
 
 
-def test_real_views_every_legal_action_is_reachable_and_every_event_worded():
-    game = _engine()
+def test_real_views_every_legal_action_is_reachable_and_every_event_worded(engine):
+    game = engine
     phases, kinds = set(), set()
     for s, p, legal in _random_steps(game, 10):
         if p is None:
@@ -766,8 +771,8 @@ def test_real_views_every_legal_action_is_reachable_and_every_event_worded():
     assert {"turn", "number", "place", "after", "pairs"} <= phases, phases
 
 
-def test_real_views_show_a_face_only_where_the_view_gives_one():
-    game = _engine()
+def test_real_views_show_a_face_only_where_the_view_gives_one(engine):
+    game = engine
     for s, p, _legal in _random_steps(game, 5):
         if p is None:
             continue
