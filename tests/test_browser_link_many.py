@@ -30,7 +30,9 @@ LINK_NOT_PLAY = (*BROWSER_NOT_PLAY, "join", "move_seat", "seat_bot:")
 PERMS = ["camera", "microphone"]
 TINY = ROOT / "tests" / "tinygame"
 #: (game, players, seats): three players, two friends by link; and four, with a bot too.
-CASES = [("electors", 3, "you,link,link"), ("electors", 4, "you,link,easy,link"),
+#: Electors at four (5.5 min of clicking, with the bot seat Tiny's four-player case
+#: already proves) is left to a run by hand: ``-k electors`` after adding it here.
+CASES = [("electors", 3, "you,link,link"),
          ("tiny", 3, "you,link,link"), ("tiny", 4, "you,link,easy,link")]
 
 
