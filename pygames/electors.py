@@ -160,7 +160,7 @@ def number_of(code: str) -> int | None:
     return n
 
 
-#: number_of's answers so far (a code's number never changes).
+#: number_of's answers (every plain code a game can hold, filled in at import).
 _NUMBERS: dict[str, int | None] = {}
 
 
@@ -168,6 +168,23 @@ _NUMBERS: dict[str, int | None] = {}
 def cell_names(cols: int, rows: int) -> tuple[str, ...]:
     """Every cell's name in row-major order (``a1 b1 … a2 …``)."""
     return tuple(f"{LETTERS[i % cols]}{i // cols + 1}" for i in range(cols * rows))
+
+
+@lru_cache(maxsize=4096)
+def _open_cells(cells: int, blocked: tuple[int, ...]) -> tuple[int, ...]:
+    """The cells A may choose, given those it never can again (sorted)."""
+    return tuple(i for i in range(cells) if i not in blocked)
+
+
+@lru_cache(maxsize=4096)
+def _open_names(cols: int, rows: int, blocked: tuple[int, ...]) -> tuple[str, ...]:
+    names = cell_names(cols, rows)
+    return tuple(names[i] for i in _open_cells(cols * rows, blocked))
+
+
+@lru_cache(maxsize=64)
+def _cell_indices(cols: int, rows: int) -> dict[str, int]:
+    return {name: i for i, name in enumerate(cell_names(cols, rows))}
 
 
 def is_kingdom(code: str) -> bool:
@@ -211,6 +228,8 @@ def _payments(cost: tuple[str, ...], acquired: tuple[str, ...]) -> tuple[str, ..
     marks = [m for m in cost if m != "?"]
     need = len(marks)
     col = marks[0] if marks else ""
+    if need and sum(1 for c in acquired if counts_as(c) == col) < need:
+        return ()  # not enough cards of the colour
     out: dict[tuple[str, ...], None] = {}
     for combo in combinations(acquired, k):
         if combo in out:
@@ -222,6 +241,27 @@ def _payments(cost: tuple[str, ...], acquired: tuple[str, ...]) -> tuple[str, ..
 
 
 _COSTS = {i: influence_cost(i) for i in influence_set("21")}
+for _c in COLOURS:
+    for _k in range(1, 13):
+        number_of(f"{_c}{_k}")
+        number_of(f"k{_c}{_k}")
+    for _s in SPECIALS:
+        number_of(f"{_c}{_s}")
+
+
+@lru_cache(maxsize=16384)
+def _payment_count(market: tuple[str, ...], acquired: tuple[str, ...]) -> int:
+    return sum(len(_payments(_COSTS[i], acquired)) for i in market)
+
+
+@lru_cache(maxsize=4096)
+def _mod_combos(diff: int, np: int, nx: int, pd: int, cd: int) -> tuple[str, ...]:
+    """The modifier strings (``P`` per Power, ``X`` per Corruption) that change a number by
+    ``diff`` with at most ``np`` Powers and ``nx`` Corruptions, leaving out any for which
+    fewer cards of each kind do the same."""
+    ok = [(a, b) for a in range(np + 1) for b in range(nx + 1) if a * pd + b * cd == diff]
+    return tuple("P" * a + "X" * b for a, b in ok
+                 if not any((a2, b2) != (a, b) and a2 <= a and b2 <= b for a2, b2 in ok))
 
 
 def _label(en: str, ja: str) -> dict[str, str]:
@@ -429,6 +469,8 @@ class ElectorsState(State):
         self.burnt: list[list[str]] = [[] for _ in range(n)]
         self.infl: list[list[tuple[str, bool, bool]]] = [[] for _ in range(n)]
         self.hearts_left = [0] * n  # unspent Change of Heart cards per seat
+        #: Cells A can never choose again: face-up specials and cells left empty for good.
+        self.blocked: tuple[int, ...] = ()
         self.used_any = False  # whether some influence card is marked used this turn
         self.box: list[str] = []
         self.market: list[str] = []
@@ -479,7 +521,8 @@ class ElectorsState(State):
         for _ in range(self.options["market_size"]):
             if ideck:
                 self.market.append(ideck.pop())
-        self._ev({"t": "start", "p": self.start})
+        if not self.quiet:
+            self._ev({"t": "start", "p": self.start})
         for p in range(n):
             deck = self.own_cards(p)
             rng.shuffle(deck)
@@ -488,8 +531,9 @@ class ElectorsState(State):
             cards = deck[len(deck) - k:][::-1]
             del deck[len(deck) - k:]
             self.hands[p] = sorted(cards)
-            self._ev(private_event({"t": "deal", "p": p, "n": k, "cards": sorted(cards)},
-                                   [p], ["cards"]))
+            if not self.quiet:
+                self._ev(private_event({"t": "deal", "p": p, "n": k, "cards": sorted(cards)},
+                                       [p], ["cards"]))
         self.rnd = 1
         self._start_turn(self.start)
 
@@ -650,12 +694,8 @@ class ElectorsState(State):
         return cell_names(self.cols_n, self.rows_n)[i]
 
     def cell_index(self, name: str) -> int | None:
-        if len(name) < 2 or name[0] not in LETTERS or not name[1:].isdigit():
-            return None
-        c, r = LETTERS.index(name[0]), int(name[1:]) - 1
-        if not (0 <= c < self.cols_n and 0 <= r < self.rows_n) or name[1] == "0":
-            return None
-        return r * self.cols_n + c
+        """A cell's index in :attr:`grid` (None: no such cell on this grid)."""
+        return _cell_indices(self.cols_n, self.rows_n).get(name)
 
     # -- legal actions ------------------------------------------------------------------
     def _choosable(self) -> list[int]:
@@ -668,9 +708,7 @@ class ElectorsState(State):
         if ph == "turn":
             out = []
             if self.hands[p]:
-                names = cell_names(self.cols_n, self.rows_n)
-                out = [names[i] for i, cell in enumerate(self.grid) if cell is not None
-                       and not (cell[1] and cell[0][0] != "k" and cell[0][1] in SPECIALS)]
+                out = list(_open_names(self.cols_n, self.rows_n, self.blocked))
             if self.decks[p]:
                 out.append("draw")
             if not out:
@@ -701,10 +739,10 @@ class ElectorsState(State):
     def _extras(self, p: int) -> list[str]:
         """C (each market card with each distinct payment) and Change of Heart."""
         acq = self.acq[p]
-        if not acq:
-            return []
+        if not acq or (len(acq) < 2 and not self.hearts_left[p]):
+            return []  # every cost takes two cards or more
         out = []
-        if not self.bought:
+        if not self.bought and len(acq) > 1:
             key = tuple(acq)
             for i in self.market:
                 out += [f"${i}:{pay}" for pay in _payments(_COSTS[i], key)]
@@ -713,13 +751,11 @@ class ElectorsState(State):
     def _extras_count(self, p: int) -> int:
         """How many actions :meth:`_extras` lists (without writing them out)."""
         acq = self.acq[p]
-        if not acq:
+        if not acq or (len(acq) < 2 and not self.hearts_left[p]):
             return 0
         k = 0
-        if not self.bought:
-            key = tuple(acq)
-            for i in self.market:
-                k += len(_payments(_COSTS[i], key))
+        if not self.bought and len(acq) > 1:
+            k = _payment_count(tuple(self.market), tuple(acq))
         if self.hearts_left[p]:
             k += 3 * len(set(acq))
         return k
@@ -733,9 +769,10 @@ class ElectorsState(State):
             out += [f"h{code}>{c}" for c in COLOURS if c != now]
         return out
 
-    def _mod_options(self, p: int) -> list[tuple[int, int]]:
-        """(Powers, Corruptions) one reveal may apply, every combination the unused cards
-        allow (filtered by the target number in :meth:`_matches`)."""
+    def _matches(self, p: int) -> list[str]:
+        assert self.pend is not None and self.pend[1] is not None
+        nums = _NUMBERS
+        target = nums[self.pend[1]]
         np = nx = 0
         for ident, used, _ in self.infl[p]:
             if not used:
@@ -743,25 +780,24 @@ class ElectorsState(State):
                     np += 1
                 elif ident[0] == "X":
                     nx += 1
-        return [(a, b) for a in range(np + 1) for b in range(nx + 1)]
-
-    def _matches(self, p: int) -> list[str]:
-        assert self.pend is not None and self.pend[1] is not None
-        target = number_of(self.pend[1])
-        if not self.infl[p]:
-            return ["=" + c for c in sorted(set(self.hands[p])) if number_of(c) == target]
-        combos = self._mod_options(p)
+        out: list[str] = []
+        prev = ""
+        if not np and not nx:
+            for c in self.hands[p]:  # sorted: copies are neighbours
+                if c != prev and nums[c] == target:
+                    out.append("=" + c)
+                prev = c
+            return out
         pd, cd = self.pd, self.cd
-        out = []
-        for code in sorted(set(self.hands[p])):
-            n = number_of(code)
-            if n is None:
+        for code in self.hands[p]:
+            n = nums[code]
+            if code == prev or n is None:
+                prev = code
                 continue
-            ok = [(a, b) for a, b in combos if n + a * pd + b * cd == target]
-            for a, b in ok:
-                if any((a2, b2) != (a, b) and a2 <= a and b2 <= b for a2, b2 in ok):
-                    continue
-                out.append("=" + code + "P" * a + "X" * b)
+            prev = code
+            assert target is not None
+            ok = _mod_combos(target - n, np, nx, pd, cd)
+            out += ["=" + code + mods for mods in ok]
         return out
 
     def _pair_actions(self, p: int) -> list[str]:
@@ -788,7 +824,8 @@ class ElectorsState(State):
             if action == "draw":
                 self._draw(player)
             elif action == "pass":
-                self._ev({"t": "pass", "p": player})
+                if not self.quiet:
+                    self._ev({"t": "pass", "p": player})
                 self.phase = "after"
             else:
                 i = self.cell_index(action)
@@ -828,11 +865,13 @@ class ElectorsState(State):
             for items in self.infl:
                 if any(u for _, u, _ in items):
                     items[:] = [(i, False, s) for i, _, s in items]
-        self._ev({"t": "turn", "p": p, "round": self.rnd})
+        if not self.quiet:
+            self._ev({"t": "turn", "p": p, "round": self.rnd})
 
     def _end_turn(self) -> None:
         p = self.active
-        self._ev({"t": "end", "p": p})
+        if not self.quiet:
+            self._ev({"t": "end", "p": p})
         tr = self.trigger
         if tr is not None and tr[1] == p and self.turn_no > tr[3]:
             self._scoring()
@@ -841,7 +880,8 @@ class ElectorsState(State):
         last = (self.start - 1) % n
         if tr is None and p == last and self.rnd >= self.rlimit:
             self.trigger = (p, p, True, self.turn_no)
-            self._ev({"t": "trigger", "p": p, "last_turn": p, "safety": True})
+            if not self.quiet:
+                self._ev({"t": "trigger", "p": p, "last_turn": p, "safety": True})
         q = (p + 1) % n
         if q == self.start:
             self.rnd += 1
@@ -851,7 +891,8 @@ class ElectorsState(State):
         """Seat ``p``'s deck has just become empty: the end trigger, unless it fired."""
         if self.trigger is None:
             self.trigger = (p, p, False, self.turn_no)
-            self._ev({"t": "trigger", "p": p, "last_turn": p, "safety": False})
+            if not self.quiet:
+                self._ev({"t": "trigger", "p": p, "last_turn": p, "safety": False})
 
     def _draw(self, p: int) -> None:
         deck = self.decks[p]
@@ -873,11 +914,13 @@ class ElectorsState(State):
         if not cell[1]:
             cell = self.grid[i] = (code, True, cell[2])
         if is_special(code):
+            self.blocked = tuple(sorted((*self.blocked, i)))
             col = code[0]
             owner = self.owner.get(col)
             own = col in self.colours[p]
-            self._ev({"t": "trap", "p": p, "cell": self.cell_name(i), "c": code,
-                      "owner": owner, "own": own})
+            if not self.quiet:
+                self._ev({"t": "trap", "p": p, "cell": self.cell_name(i), "c": code,
+                          "owner": owner, "own": own})
             self.phase = "after"
             if own:
                 return
@@ -889,7 +932,8 @@ class ElectorsState(State):
             elif owner is not None:
                 self._bribery(owner, p)
             return
-        self._ev({"t": "choose", "p": p, "cell": self.cell_name(i), "c": code})
+        if not self.quiet:
+            self._ev({"t": "choose", "p": p, "cell": self.cell_name(i), "c": code})
         self.pend = (i, code, None)
         self.phase = "number"
 
@@ -900,7 +944,8 @@ class ElectorsState(State):
         gone = deck[len(deck) - k:]
         del deck[len(deck) - k:]
         self.burnt[p] += gone
-        self._ev({"t": "scheme", "p": p, "n": k})
+        if not self.quiet:
+            self._ev({"t": "scheme", "p": p, "n": k})
         if had and not deck:
             self._emptied(p)
 
@@ -919,25 +964,31 @@ class ElectorsState(State):
             cell = self.grid[j]
             if j != i and cell is not None and not cell[1]:
                 self.grid[j] = (cell[0], True, cell[2])
+                if is_special(cell[0]):
+                    self.blocked = tuple(sorted((*self.blocked, j)))
                 cells.append(self.cell_name(j))
                 cards.append(cell[0])
-        self._ev({"t": "jester", "p": p, "cell": self.cell_name(i), "cells": cells,
-                  "cards": cards})
+        if not self.quiet:
+            self._ev({"t": "jester", "p": p, "cell": self.cell_name(i), "cells": cells,
+                      "cards": cards})
 
     def _bribery(self, owner: int, p: int) -> None:
         if self.brib_hand:
             hand = self.hands[p]
             if not hand:
-                self._ev({"t": "bribe", "p": owner, "from": p, "c": None})
+                if not self.quiet:
+                    self._ev({"t": "bribe", "p": owner, "from": p, "c": None})
                 return
             card = hand.pop(self.rng.randbelow(len(hand)))
             self.hands[owner] = sorted(self.hands[owner] + [card])
-            self._ev(private_event({"t": "bribe", "p": owner, "from": p,
-                                    "back": self._back(card), "c": card},
-                                   [owner, p], ["c"]))
+            if not self.quiet:
+                self._ev(private_event({"t": "bribe", "p": owner, "from": p,
+                                        "back": self._back(card), "c": card},
+                                       [owner, p], ["c"]))
             return
         if not self.acq[p]:
-            self._ev({"t": "bribe", "p": owner, "from": p, "c": None})
+            if not self.quiet:
+                self._ev({"t": "bribe", "p": owner, "from": p, "c": None})
             return
         self.bribe = (owner, p)
         self.phase = "bribe"
@@ -952,7 +1003,8 @@ class ElectorsState(State):
             k for k, c in enumerate(pool) if printed(c) == code)
         pool.pop(k)
         self.acq[owner] = sorted(self.acq[owner] + [code])
-        self._ev({"t": "bribe", "p": owner, "from": p, "c": code})
+        if not self.quiet:
+            self._ev({"t": "bribe", "p": owner, "from": p, "c": code})
         self.bribe = None
         self.phase = "after"
         self.mover = self.active
@@ -979,8 +1031,9 @@ class ElectorsState(State):
         self.grid[i] = None
         assert field is not None
         self.acq[p] = sorted(self.acq[p] + [field, code])
-        self._ev({"t": "match", "p": p, "cell": self.cell_name(i), "c": field, "with": code,
-                  "mods": mods})
+        if not self.quiet:
+            self._ev({"t": "match", "p": p, "cell": self.cell_name(i), "c": field, "with": code,
+                      "mods": mods})
         if self.hands[p]:
             self.pend = (i, None, None)
             self.phase = "place"
@@ -994,6 +1047,8 @@ class ElectorsState(State):
             self._placed("decktop", p, i, card)
             if not deck:
                 self._emptied(p)
+        else:
+            self.blocked = tuple(sorted((*self.blocked, i)))  # the cell stays empty
 
     def _placed(self, kind: str, p: int, i: int, card: str) -> None:
         if self.quiet:
@@ -1003,8 +1058,9 @@ class ElectorsState(State):
             q = self.owner.get(card[0])
             if q is not None and q != p:
                 seats.append(q)
-        self._ev(private_event({"t": kind, "p": p, "cell": self.cell_name(i),
-                                "back": self._back(card), "c": card}, seats, ["c"]))
+        if not self.quiet:
+            self._ev(private_event({"t": kind, "p": p, "cell": self.cell_name(i),
+                                    "back": self._back(card), "c": card}, seats, ["c"]))
 
     def _take(self, p: int) -> None:
         assert self.pend is not None and self.pend[1] is not None
@@ -1012,7 +1068,8 @@ class ElectorsState(State):
         assert field is not None
         self.grid[i] = None
         self.hands[p] = sorted(self.hands[p] + [field])
-        self._ev({"t": "take", "p": p, "cell": self.cell_name(i), "c": field})
+        if not self.quiet:
+            self._ev({"t": "take", "p": p, "cell": self.cell_name(i), "c": field})
         self.pend = (i, None, field)
         self.phase = "place"
 
@@ -1041,7 +1098,8 @@ class ElectorsState(State):
         if ident[0] == "H":
             self.hearts_left[p] += 1
         self.bought = True
-        self._ev({"t": "buy", "p": p, "card": ident, "paid": paid, "refill": refill})
+        if not self.quiet:
+            self._ev({"t": "buy", "p": p, "card": ident, "paid": paid, "refill": refill})
         if self.supply > 0:
             self.cube_ret = self.phase
             self.phase = "cube"
@@ -1049,7 +1107,8 @@ class ElectorsState(State):
     def _cube(self, p: int, colour: str) -> None:
         self.cubes[_CI[colour]] += 1
         self.supply -= 1
-        self._ev({"t": "cube", "p": p, "colour": colour})
+        if not self.quiet:
+            self._ev({"t": "cube", "p": p, "colour": colour})
         self.phase = self.cube_ret
 
     def _heart(self, p: int, action: str) -> None:
@@ -1064,7 +1123,8 @@ class ElectorsState(State):
         base = printed(card)
         acq.append(base if colour_of(base) == col else f"{base}>{col}")
         acq.sort()
-        self._ev({"t": "heart", "p": p, "c": card, "as": col})
+        if not self.quiet:
+            self._ev({"t": "heart", "p": p, "c": card, "as": col})
         if self.phase == "hearts" and not self._hearts(p):
             self.order_i += 1
             self._next_hearts()
@@ -1087,7 +1147,8 @@ class ElectorsState(State):
         order = self._order()
         if advance:
             if not self.revealed:
-                self._ev({"t": "pairs", "p": order[self.order_i], "cards": []})
+                if not self.quiet:
+                    self._ev({"t": "pairs", "p": order[self.order_i], "cards": []})
             self.order_i += 1
             self.revealed = 0
         while self.order_i < len(order):
@@ -1096,7 +1157,8 @@ class ElectorsState(State):
                 self.mover = self.active = q
                 return
             if not self.revealed:
-                self._ev({"t": "pairs", "p": q, "cards": []})
+                if not self.quiet:
+                    self._ev({"t": "pairs", "p": q, "cards": []})
             self.order_i += 1
             self.revealed = 0
         self._rows()
@@ -1107,7 +1169,8 @@ class ElectorsState(State):
         hand.remove(b)
         self.acq[p] = sorted(self.acq[p] + [a, b])
         self.revealed += 1
-        self._ev({"t": "pairs", "p": p, "cards": [a, b]})
+        if not self.quiet:
+            self._ev({"t": "pairs", "p": p, "cards": [a, b]})
 
     def _rows(self) -> None:
         W = self.cols_n
@@ -1126,11 +1189,13 @@ class ElectorsState(State):
                     self.cubes[_CI[colour]] += 1
                 else:
                     colour = None  # the supply ran out (21-card set): the cube is lost
-            self._ev({"t": "row", "row": r + 1, "colour": colour,
-                      "counts": {COLOURS[k]: counts[k] for k in range(4) if counts[k]}})
+            if not self.quiet:
+                self._ev({"t": "row", "row": r + 1, "colour": colour,
+                          "counts": {COLOURS[k]: counts[k] for k in range(4) if counts[k]}})
             rows.append(colour)
         ranks = ranks_of(self.cubes)
-        self._ev({"t": "rank", "ranks": dict(ranks)})
+        if not self.quiet:
+            self._ev({"t": "rank", "ranks": dict(ranks)})
         self.final = {"rows": rows, "ranks": ranks}
         self.phase = "hearts"
         self.order_i = 0
@@ -1168,13 +1233,15 @@ class ElectorsState(State):
             parts["total"] = sum(parts.values())
             scores.append(parts)
             totals.append(parts["total"])
-            self._ev({"t": "score", "p": p, **parts})
+            if not self.quiet:
+                self._ev({"t": "score", "p": p, **parts})
         keys = [(totals[p], len(self.infl[p])) for p in range(self.players)]
         places = [1 + sum(1 for k in keys if k > keys[p]) for p in range(self.players)]
         self.final["scores"] = scores
         self.final["places"] = places
         self.totals, self.places = totals, places
-        self._ev({"t": "over", "places": list(places)})
+        if not self.quiet:
+            self._ev({"t": "over", "places": list(places)})
         self.phase = "over"
         self.mover = -1
 
@@ -1222,14 +1289,13 @@ class ElectorsState(State):
             grid = self.grid
             if ph == "turn":
                 hand, deck = self.hands[p], self.decks[p]
-                cells = [i for i, cell in enumerate(grid) if cell is not None and not (
-                    cell[1] and cell[0][0] != "k" and cell[0][1] in SPECIALS)] if hand else []
+                cells = _open_cells(len(grid), self.blocked) if hand else ()
                 base = len(cells) + 1  # a draw, else a pass
                 if not cells and not deck:
                     base = 1
                 elif not deck:
                     base -= 1
-                k = int(r() * (base + self._extras_count(p)))
+                k = int(r() * (base + (self._extras_count(p) if self.acq[p] else 0)))
                 if k < len(cells):
                     self._choose(p, cells[k])
                 elif k < base:
@@ -1240,29 +1306,40 @@ class ElectorsState(State):
                 else:
                     self._apply(p, self._extras(p)[k - base])
             elif ph == "after":
-                k = int(r() * (1 + self._extras_count(p)))
+                if self.acq[p]:
+                    k = int(r() * (1 + self._extras_count(p)))
+                else:
+                    r()  # the only action, end: the number is drawn all the same
+                    k = 0
                 if k == 0:
                     self._end_turn()
                 else:
                     self._apply(p, self._extras(p)[k - 1])
             elif ph == "number":
                 matches = self._matches(p)
-                k = int(r() * (len(matches) + 1 + self._extras_count(p)))
+                k = int(r() * (len(matches) + 1 + (self._extras_count(p) if self.acq[p] else 0)))
                 if k < len(matches):
                     self._match(p, matches[k])
                 elif k == len(matches):
                     self._take(p)
                 else:
                     self._apply(p, self._extras(p)[k - len(matches) - 1])
-            elif ph == "place":
-                legal = self._legal()
-                self._put(p, legal[int(r() * len(legal))][2:])
+            elif ph == "place":  # the distinct hand cards less one copy of a taken card
+                skip = self.pend[2]  # type: ignore[index]
+                cards, prev = [], ""
+                for c in self.hands[p]:
+                    if c == skip:
+                        skip = None
+                    elif c != prev:
+                        cards.append(c)
+                        prev = c
+                self._put(p, cards[int(r() * len(cards))])
             elif ph == "cube":
                 self._cube(p, COLOURS[int(r() * 4)])
             else:
                 legal = self._legal()
                 self._apply(p, legal[int(r() * len(legal))])
-        return self.phase == "over"
+        return False
 
     def estimate(self) -> list[float]:
         """Each seat's chance judged from the score it would have if the game ended now
@@ -1565,6 +1642,9 @@ def _load_position(game: ElectorsGame, pos: Any,
                     hidden.append((i, back, placer))
                     s.grid[i] = ("", False, placer)
     # Hands, acquired cards, decks, burnt cards.
+    pend_cell = s.cell_index(str((pos.get("pending") or {}).get("cell")))
+    s.blocked = tuple(i for i, cell in enumerate(s.grid) if i != pend_cell and (
+        cell is None or (cell[1] and is_special(cell[0]))))
     hands = _per_seat(pos, "hands", n)
     if hands is None and you is not None and pos.get("hand") is not None:
         hands = [None] * n

@@ -31,18 +31,21 @@ PLAYOUTS = 100
 #: Games with many option combinations play fewer per combination (>= 300 in all).
 PLAYOUTS_BY_GAME: dict[str, int] = {"cardia": 15,  # x 2 decks x 10 locations
                                     "canosa": 40,  # x 2 first turns x 2 caps x 2 layouts
-                                    "artofwar": 25}  # x 14 option sets
+                                    "artofwar": 25,  # x 14 option sets
+                                    "electors": 29}  # x 23 option sets x 3 player counts
 #: Seeds per option combination for the fast-path and determiniser checks (default 100, 40).
-FAST_PATH_SEEDS: dict[str, int] = {"cardia": 12, "canosa": 25}
-DETERMINIZE_SEEDS: dict[str, int] = {"cardia": 8, "canosa": 3}
+FAST_PATH_SEEDS: dict[str, int] = {"cardia": 12, "canosa": 25, "electors": 2}
+DETERMINIZE_SEEDS: dict[str, int] = {"cardia": 8, "canosa": 3, "electors": 1}
 #: Long games check the protocol at every n-th step only, beyond the deep checks of the
 #: DEEP seeds' first 40 steps; events are still all checked, each when first seen.
 #: Canosa: ~190 actions a game; ART OF WAR ~120.
-CHECK_EVERY: dict[str, int] = {"canosa": 6, "artofwar": 3}
+CHECK_EVERY: dict[str, int] = {"canosa": 6, "artofwar": 3, "electors": 40}
 #: Games with no chance at all: the seed changes nothing (perfect information, no dice).
 SEEDLESS = {"canosa"}
 #: Of those, how many also get the expensive per-step checks (clone, replay, garbage).
 DEEP = 60
+#: Games whose random games are long check fewer seeds deeply (Electors: ~200-400 actions).
+DEEP_SEEDS: dict[str, int] = {"electors": 2}
 #: How many get the hidden-information check at every step (it clones per viewer).
 HIDDEN = 300
 
@@ -123,7 +126,7 @@ def test_random_playouts(gid, opts, players):
     finished = 0
     playouts = PLAYOUTS_BY_GAME.get(gid, PLAYOUTS)
     for seed in range(playouts):
-        deep = seed < DEEP
+        deep = seed < DEEP_SEEDS.get(gid, DEEP)
         state = game.new_game(seed=seed, players=players, options=opts)
         rng = random.Random(seed)
         steps = 0
