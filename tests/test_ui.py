@@ -125,9 +125,11 @@ def test_each_games_play_button_names_its_game_for_outside_tests(lobby_html):
     assert plays == pygames.game_ids()
 
 
-def test_planned_games_are_coming_soon_not_forms(lobby_html):
-    assert pygames.PLANNED
-    for gid, names in pygames.PLANNED.items():
+def test_planned_games_are_coming_soon_not_forms(monkeypatch):
+    planned = {"someday": {"en": "Someday", "ja": "いつか"}}
+    monkeypatch.setattr(pygames, "PLANNED", planned)
+    lobby_html = lobby.render_lobby()
+    for gid, names in planned.items():
         card = outer(lobby_html, f'data-game="{gid}"')
         assert card is not None, gid
         assert "planned" in card.split(">", 1)[0]
@@ -166,16 +168,24 @@ def test_each_game_is_a_tile_with_its_board_facts_and_one_play(lobby_html, gid):
     assert not re.search(r"<(script|a|button|input)\b|\son\w+=", thumb), "the picture is inert"
     low, high = pgui_ui(gid).PLAY_TIME
     text = visible_text(outer(tile, 'class="meta"'))
-    for words in ("2 players", "2人", f"{low}–{high} min", f"{low}〜{high}分"):
+    least, most = game.min_players, game.max_players
+    count = (("2 players", "2人") if most == 2
+             else (f"{least}–{most} players", f"{least}〜{most}人"))
+    for words in (*count, f"{low}–{high} min", f"{low}〜{high}分"):
         assert words in text
     assert f'href="./docs/en/{gid}.html"' in tile and f'href="./docs/ja/{gid}.html"' in tile
     line = visible_text(outer(tile, f'id="plan-{gid}"'))
-    assert "vs bot · Normal · you go first" in line and "ボットと対戦" in line
+    if most == 2:
+        assert "vs bot · Normal · you go first" in line and "ボットと対戦" in line
+    else:  # a game for more than two: its count of players and who sits where
+        assert f"{least} players · you · Normal bot" in line and f"{least}人 · あなた" in line
     assert [a.get("data-play") for tag, a in tags(tile) if tag == "button"
             and "play" in a.get("class", "").split()] == [gid]
     dialog = outer(tile, "<dialog")
     radios = {(a["name"], a["value"]) for tag, a in tags(dialog) if a.get("type") == "radio"}
-    expected = {("mode", m) for m in ("bot", "hotseat", "link")} | {
+    modes = ({("mode", m) for m in ("bot", "hotseat", "link")} if most == 2
+             else {("players", str(n)) for n in range(least, most + 1)})
+    expected = modes | {
         (name, str(v)) for name, spec in game.option_schema.items()
         for v in spec.get("values", [])}
     assert expected <= radios

@@ -629,11 +629,12 @@ def move_text(action: str, player: int, lang: str) -> str:
     """An action in words for a replay's move list.
 
     >>> move_text("b2", 0, "en"), move_text("=R3P", 0, "en"), move_text("c:G", 0, "ja")
-    ('choose b2', 'Match with your Red 3 raised to 4 by Power', '候補者・緑にキューブ')
+    ('choose row 2, column b', 'Match with your Red 3 raised to 4 by Power', '候補者・緑にキューブ')
     """
     ja = lang == "ja"
     if _is_cell(action):
-        return f"{action}を選ぶ" if ja else f"choose {action}"
+        r, c = parse_cell(action) or (0, 0)  # in words: the notation is for the record
+        return f"{r + 1}行目・{LETTERS[c]}列を選ぶ" if ja else f"choose row {r + 1}, column {LETTERS[c]}"
     fixed = {"draw": _s("draw", "引く"), "pass": _s("pass", "パス"), "take": _s("take", "取る"),
              "end": _s("end the turn", "手番終了"), "done": _s("done", "終える")}
     if action in fixed:
