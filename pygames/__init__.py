@@ -4,7 +4,7 @@ The same code runs in CPython (tests, bots, benchmarks) and in the browser (Pyod
 
 >>> import pygames
 >>> pygames.game_ids()
-['kiriai', 'cardia', 'canosa', 'artofwar']
+['kiriai', 'cardia', 'canosa', 'artofwar', 'electors']
 >>> pygames.get_game("kiriai").names["en"]
 'Kiri-ai: The Duel'
 """
@@ -27,6 +27,7 @@ REGISTRY: dict[str, tuple[str, str]] = {
     "cardia": ("pygames.cardia", "CardiaGame"),
     "canosa": ("pygames.canosa", "CanosaGame"),
     "artofwar": ("pygames.artofwar", "ArtOfWarGame"),
+    "electors": ("pygames.electors", "ElectorsGame"),
 }
 _GAMES: dict[str, Game] = {}
 
@@ -56,15 +57,10 @@ def unregister(game_id: str) -> None:
 
 
 #: Games announced but not built yet: id -> names (shown as "coming" in the lobby).
-PLANNED: dict[str, dict[str, str]] = {
-    "electors": {"en": "Electors", "ja": "選帝侯"},
-}
+PLANNED: dict[str, dict[str, str]] = {}
 #: One line per planned game for its lobby card (our own words; a playable game's line is
 #: its UI module's ``BLURB``).
-PLANNED_BLURBS: dict[str, dict[str, str]] = {
-    "electors": {"en": "Prince-electors choose the next king. 2–4 players.",
-                 "ja": "選帝侯となって次の王を選ぶ。2〜4人。"},
-}
+PLANNED_BLURBS: dict[str, dict[str, str]] = {}
 
 
 def game_ids() -> list[str]:
