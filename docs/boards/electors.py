@@ -163,11 +163,11 @@ def _finished_well(state: Any) -> bool:
 BOARDS: dict[str, dict[str, Any]] = {
     "electors-match": {"game": "electors", "policy": electors_policy(0.05),
                        "find": electors_match, "ply": _at_match,
-                       "perspective": "spectator", "moves": "off", "height": 1100},
+                       "perspective": "spectator", "moves": "off", "height": 1020},
     "electors-jester": {"game": "electors", "policy": electors_policy(0.3),
                         "find": electors_jester,
-                        "perspective": "spectator", "moves": "off", "height": 1100},
+                        "perspective": "spectator", "moves": "off", "height": 1050},
     "electors-ranks": {"game": "electors", "policy": electors_policy(0.05),
                        "find": electors_shared_rank, "accept": _finished_well,
-                       "perspective": "open", "moves": "bottom", "height": 1400},
+                       "perspective": "open", "moves": "bottom", "height": 1790},
 }
