@@ -24,6 +24,7 @@ QUERIES = {
     "cardia": "game=cardia&mode=bot&bot=easy&speed=0&seed=6",
     "canosa": "game=canosa&mode=bot&bot=easy&speed=0&seed=7&layout=small",
     "artofwar": "game=artofwar&mode=bot&bot=easy&speed=0&seed=8",
+    "electors": "game=electors&players=3&seats=you,easy,easy&speed=0&seed=9",
 }
 
 
