@@ -1073,7 +1073,10 @@ def _cell_what(s: _Screen, cell: dict[str, Any] | None) -> tuple[str, str, str]:
     backcls = f"back back-{back if back in COLOURS or back == 'k' else 'plain'}"
     glyph = ("王" if lang == "ja" else "K") if back == "k" else (
         t(f"electors.short.{back}", lang) if back in COLOURS else "?")
-    inner = f'<span class="bk" aria-hidden="true">{esc(glyph)}</span>'
+    # The back's letter is drawn by CSS (attr), not text: a seen face inside the same button
+    # is then the button's only visible text, which its label names (a label must contain
+    # what is seen: axe's label-content-name-mismatch).
+    inner = f'<span class="bk" aria-hidden="true" data-g="{esc(glyph)}"></span>'
     if c:
         colour = (parse_card(c) or {}).get("colour")
         yours = bool(colour and colour in s.mine and back != "k")
@@ -1329,8 +1332,8 @@ def _hand(s: _Screen) -> str:
             items.append(f'<li><button type="button" class="hcard" data-cmd="act:{esc(action)}" '
                          f'aria-label="{esc(label)}">{_face(c, lang)}</button></li>')
         else:
-            items.append(f'<li class="hcard" role="img" aria-label="{esc(card_name(c, lang))}">'
-                         f'{_face(c, lang)}</li>')
+            items.append(f'<li class="hcard"><span role="img" aria-label="{esc(card_name(c, lang))}">'
+                         f'{_face(c, lang)}</span></li>')
     title = t("electors.hand", lang)
     body = (f'<ul class="hcards">{"".join(items)}</ul>' if items else
             f'<p class="muted">{esc(t("electors.hand_empty", lang))}</p>')
