@@ -75,6 +75,24 @@ def test_every_game_plays_to_the_end_by_clicking_through_the_protocol_only(gid, 
         assert len(re.findall(r"<li class=\"ev-", html)) == table.state.event_count()
 
 
+#: Games for more than two, at each count above two: (game, players).
+BIGGER = [(gid, n) for gid in GAME_IDS for n in range(3, pygames.get_game(gid).max_players + 1)]
+
+
+@pytest.mark.parametrize(("gid", "players"), BIGGER)
+def test_a_game_for_more_plays_to_the_end_by_clicking_at_every_count(gid, players):
+    """Two people here and easy bots mixed (pass and play between the people, the bots'
+    moves between theirs), through the protocol only, to the game-over screen."""
+    seats = ["you", "here", *["easy"] * (players - 2)]
+    table = Table(gid, seed=players, lang=("en", "ja")[players % 2], speed=0, seats=seats)
+    table.state = ProtocolOnly(table.state)
+    assert table.state.players == players
+    click_to_end(table, random.Random(players))
+    html = table.html()
+    assert 'class="overlay gameover"' in html
+    assert len(re.findall(r"<li class=\"ev-", html)) == table.state.event_count()
+
+
 @pytest.mark.parametrize("gid", GAME_IDS)
 def test_log_lines_are_the_seats_own_events_in_words(gid):
     table = Table(gid, mode="bot", seed=3, lang="en", speed=0)
