@@ -357,9 +357,11 @@ class ElectorsGame(Game):
         "two_player_variant": _labels(("Two colours each (2 players)", "2人で2色ずつ"), {
             False: ("No", "いいえ"), True: ("Yes", "はい")}),
     }
-    #: A random game is ~100-200 actions; an iteration (a playout from mid-game) costs
-    #: well under a millisecond on the fast path (see the module's tests for the figures).
+    #: An iteration is a cut playout (:attr:`playout_depth`) judged by the projected score.
     search_iterations: ClassVar[dict[str, int]] = {"easy": 60, "normal": 300, "strong": 1000}
+    #: Random games run 200-400 actions (past search's 400-action cap from the start), so a
+    #: playout plays a few turns each and :meth:`ElectorsState.estimate` judges the rest.
+    playout_depth: ClassVar[int] = 48
     #: The others' choices (what they match, take and put back) hang on hands the searcher
     #: cannot see: played at random, as in the playouts.
     search_opponents = False
