@@ -802,3 +802,33 @@ def test_sheet_groups_and_forced_secrets():
     assert GAME.forced_is_secret(1, s.view(1)) is True
     s = scored(last_turn())
     assert s.sheet_group() == "Final scoring"
+
+
+def test_ones_own_scheming_does_nothing():
+    s = position(active=1, grid=grid({"a1": down("Bs", 1)}), hands=[[], ["B3"], []],
+                 decks=[[], ["B1", "B2"], []])
+    play(s, "a1")
+    assert s.events(None)[-1]["t"] == "trap" and s.view(None)["deck_counts"][1] == 2
+
+
+def test_the_tables_influence_costs_and_names_agree_with_the_engine():
+    from pgui import electors_ui as ui
+
+    from pygames.electors import influence_cost
+
+    for ident in influence_set("21"):
+        assert ui.influence_cost(ident) == list(influence_cost(ident)), ident
+        assert ui.influence_kind(ident) is not None
+    assert ui.influence_name("M?", "en") == "Manor (any)"
+
+
+def test_a_search_bot_plays_a_whole_game_from_its_own_view():
+    from pygames.bots import make_bot
+
+    s = GAME.new_game(seed=2, players=3)
+    bots = [make_bot(GAME, seat, "easy" if seat == 0 else "random", seed=seat)
+            for seat in range(3)]
+    while not s.is_over():
+        p = s.to_move()[0]
+        s.apply(p, bots[p].choose(s.view(p), s.legal_actions(p), s.events(p)))
+    assert s.outcome()["reason"] == "score"
