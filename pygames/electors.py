@@ -1282,23 +1282,21 @@ class ElectorsState(State):
         fused: each step draws the same index into the same legal list, but the common
         phases count their actions and play the drawn one without writing it out."""
         r = rng.random
-        grid = self.grid
+        ncells = len(self.grid)
+        hands, decks, acq = self.hands, self.decks, self.acq
+        extras_count, extras = self._extras_count, self._extras
         for _ in range(depth):
             ph = self.phase
             if ph == "over":
                 return True
             p = self.mover
-            grid = self.grid
             if ph == "turn":
-                hand, deck = self.hands[p], self.decks[p]
-                cells = _open_cells(len(grid), self.blocked) if hand else ()
-                base = len(cells) + 1  # a draw, else a pass
-                if not cells and not deck:
-                    base = 1
-                elif not deck:
-                    base -= 1
-                k = int(r() * (base + (self._extras_count(p) if self.acq[p] else 0)))
-                if k < len(cells):
+                deck = decks[p]
+                cells = _open_cells(ncells, self.blocked) if hands[p] else ()
+                nc = len(cells)
+                base = nc + 1 if deck or not nc else nc  # a draw, else a pass
+                k = int(r() * (base + extras_count(p) if acq[p] else base))
+                if k < nc:
                     self._choose(p, cells[k])
                 elif k < base:
                     if deck:
@@ -1306,30 +1304,31 @@ class ElectorsState(State):
                     else:
                         self.phase = "after"  # a pass
                 else:
-                    self._apply(p, self._extras(p)[k - base])
+                    self._apply(p, extras(p)[k - base])
             elif ph == "after":
-                if self.acq[p]:
-                    k = int(r() * (1 + self._extras_count(p)))
+                if acq[p]:
+                    k = int(r() * (1 + extras_count(p)))
                 else:
                     r()  # the only action, end: the number is drawn all the same
                     k = 0
                 if k == 0:
                     self._end_turn()
                 else:
-                    self._apply(p, self._extras(p)[k - 1])
+                    self._apply(p, extras(p)[k - 1])
             elif ph == "number":
                 matches = self._matches(p)
-                k = int(r() * (len(matches) + 1 + (self._extras_count(p) if self.acq[p] else 0)))
-                if k < len(matches):
+                nm = len(matches)
+                k = int(r() * (nm + 1 + extras_count(p) if acq[p] else nm + 1))
+                if k < nm:
                     self._match(p, matches[k])
-                elif k == len(matches):
+                elif k == nm:
                     self._take(p)
                 else:
-                    self._apply(p, self._extras(p)[k - len(matches) - 1])
+                    self._apply(p, extras(p)[k - nm - 1])
             elif ph == "place":  # the distinct hand cards less one copy of a taken card
                 skip = self.pend[2]  # type: ignore[index]
                 cards, prev = [], ""
-                for c in self.hands[p]:
+                for c in hands[p]:
                     if c == skip:
                         skip = None
                     elif c != prev:
