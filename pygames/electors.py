@@ -86,6 +86,7 @@ A ``put``/``decktop`` face is shown to its placer and to the seat of the card's 
 from __future__ import annotations
 
 import marshal
+from bisect import insort
 from functools import lru_cache
 from itertools import combinations
 from typing import Any, ClassVar
@@ -914,8 +915,8 @@ class ElectorsState(State):
         assert cell is not None
         code = cell[0]
         if not cell[1]:
-            cell = self.grid[i] = (code, True, cell[2])
-        if is_special(code):
+            self.grid[i] = (code, True, cell[2])
+        if code[0] != "k" and code[1] in SPECIALS:
             self.blocked = tuple(sorted((*self.blocked, i)))
             col = code[0]
             owner = self.owner.get(col)
@@ -1069,7 +1070,7 @@ class ElectorsState(State):
         i, field, _ = self.pend
         assert field is not None
         self.grid[i] = None
-        self.hands[p] = sorted(self.hands[p] + [field])
+        insort(self.hands[p], field)
         if not self.quiet:
             self._ev({"t": "take", "p": p, "cell": self.cell_name(i), "c": field})
         self.pend = (i, None, field)
