@@ -635,8 +635,10 @@ def move_text(action: str, player: int, lang: str) -> str:
     if _is_cell(action):
         r, c = parse_cell(action) or (0, 0)  # in words: the notation is for the record
         return f"{r + 1}行目・{LETTERS[c]}列を選ぶ" if ja else f"choose row {r + 1}, column {LETTERS[c]}"
-    fixed = {"draw": _s("draw", "引く"), "pass": _s("pass", "パス"), "take": _s("take", "取る"),
-             "end": _s("end the turn", "手番終了"), "done": _s("done", "終える")}
+    # Words, never the notation (a replay's move list reads "Blue draws cards").
+    fixed = {"draw": _s("draws cards", "カードを引く"), "pass": _s("passes", "パス"),
+             "take": _s("takes the card into hand", "手札に取る"),
+             "end": _s("ends the turn", "手番終了"), "done": _s("has finished", "終える")}
     if action in fixed:
         return fixed[action][lang if lang in ("en", "ja") else "en"]
     if parse_match(action):

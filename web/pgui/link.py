@@ -175,7 +175,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "link_seat_reconnecting": {"en": "connection lost: waiting for them to come back", "ja": "接続が切れました：戻るのを待っています"},
     "link_seat_lost": {"en": "gone", "ja": "離脱"},
     "link_seat_bot": {"en": "a bot plays this seat now", "ja": "ボットが代わりに遊んでいます"},
-    "link_seat_line": {"en": "{seat}: {status}", "ja": "{seat}：{status}"},
+    "link_seat_line": {"en": "{seat}: {status}", "ja": "{seat}の席：{status}"},
     "link_hand": {"en": "Let a bot play {seat}", "ja": "{seat}をボットに任せる"},
     "link_hand_help": {"en": "A friend who is gone can be replaced by a bot ({level}), so the game goes on; they cannot take the seat back.",
                        "ja": "いなくなった友だちの席はボット（{level}）に任せて、ゲームを続けられます。その友だちは席に戻れなくなります。"},
