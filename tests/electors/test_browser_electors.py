@@ -89,7 +89,7 @@ ON_PAGE = """() => {
     .map(k => JSON.parse(localStorage.getItem(k)));
   return {
     saved,
-    mine: [...app.querySelectorAll(".ehand .face")].map(e => e.textContent),
+    mine: [...app.querySelectorAll(".ehand .face")].map(e => e.dataset.t || e.textContent),
     stray: [...app.querySelectorAll(".hcard")].filter(e => !e.closest(".ehand")).length,
     counts: Object.fromEntries([...app.querySelectorAll(".pstrip[data-seat]")].map(
       p => [p.dataset.seat, Number(p.dataset.hand)])),

@@ -1050,16 +1050,21 @@ class _Screen:
         return forms(p, self.me, self.view, self.lang)
 
 
-def _face(c: str, lang: str, extra: str = "") -> str:
-    """A card's picture (its words are in the label of what holds it)."""
+def _face(c: str, lang: str, extra: str = "", *, drawn: bool = False) -> str:
+    """A card's picture (its words are in the label of what holds it). ``drawn``: inside a
+    button, its few characters are drawn by CSS (``data-t``), not text, so the button's
+    label is all it says (a label must contain a button's visible text, and ``R5`` is
+    not in "Red 5": axe's label-content-name-mismatch)."""
     info = parse_card(c)
+    text = esc(short_card(c, lang) if info else c)
+    body, data = ("", f' data-t="{text}"') if drawn else (text, "")
     if info is None:
-        return f'<span class="face{extra}" aria-hidden="true">{esc(c)}</span>'
+        return f'<span class="face{extra}"{data} aria-hidden="true">{body}</span>'
     col = info["as"] or info["colour"]
     kind = {"kingdom": "kk", "number": "kn", "special": "ks"}[info["kind"]]
     recol = f' data-as="{info["as"]}"' if info["as"] else ""
-    return (f'<span class="face {kind} col-{info["colour"]} as-{col}{extra}"{recol} '
-            f'aria-hidden="true">{esc(short_card(c, lang))}</span>')
+    return (f'<span class="face {kind} col-{info["colour"]} as-{col}{extra}"{recol}{data} '
+            f'aria-hidden="true">{body}</span>')
 
 
 def _cell_what(s: _Screen, cell: dict[str, Any] | None) -> tuple[str, str, str]:
@@ -1069,7 +1074,8 @@ def _cell_what(s: _Screen, cell: dict[str, Any] | None) -> tuple[str, str, str]:
         return "", t("electors.cell_empty", lang), "empty"
     c = cell.get("c")
     if cell.get("up"):
-        return _face(c or "", lang), t("electors.cell_up", lang, card=card_name(c or "", lang)), "up"
+        return (_face(c or "", lang, drawn=True),
+                t("electors.cell_up", lang, card=card_name(c or "", lang)), "up")
     back = cell.get("back", "?")
     words = _back_words(back, lang)
     backcls = f"back back-{back if back in COLOURS or back == 'k' else 'plain'}"
@@ -1084,7 +1090,7 @@ def _cell_what(s: _Screen, cell: dict[str, Any] | None) -> tuple[str, str, str]:
         yours = bool(colour and colour in s.mine and back != "k")
         key = "electors.cell_yours" if yours else "electors.cell_known"
         words += (", " if lang == "en" else "、") + t(key, lang, card=card_name(c, lang))
-        inner += _face(c, lang, " seen")
+        inner += _face(c, lang, " seen", drawn=True)
         backcls += " known" + (" mine" if yours else "")
     return inner, words, f"down {backcls}"
 
@@ -1313,7 +1319,7 @@ def _market(s: _Screen, board: dict[str, Any]) -> str:
     # choice's buttons once a card is picked), and the phone keeps the grid in view.
     mark = ' data-buyable="true"' if choice else ""
     reveal = ' data-reveal="market"' if s.current and s.current.get("t") == "buy" else ""
-    return (f'<section class="emarket"{mark}{reveal}><h3>{esc(t("electors.market", lang))}</h3>{body}'
+    return (f'<section class="emarket"{mark}{reveal}><h2>{esc(t("electors.market", lang))}</h2>{body}'
             f'<p class="ideck" data-influence-deck="{deck}">{esc(t("electors.influence_deck", lang, n=deck))}</p>'
             f'</section>')
 
@@ -1332,16 +1338,17 @@ def _hand(s: _Screen) -> str:
             choice = True
             label = t("electors.b.put", lang, card=card_name(c, lang), cell=cell)
             items.append(f'<li><button type="button" class="hcard" data-cmd="act:{esc(action)}" '
-                         f'aria-label="{esc(label)}">{_face(c, lang)}</button></li>')
+                         f'aria-label="{esc(label)}">{_face(c, lang, drawn=True)}</button></li>')
         else:
             items.append(f'<li class="hcard"><span role="img" aria-label="{esc(card_name(c, lang))}">'
                          f'{_face(c, lang)}</span></li>')
     title = t("electors.hand", lang)
     body = (f'<ul class="hcards">{"".join(items)}</ul>' if items else
             f'<p class="muted">{esc(t("electors.hand_empty", lang))}</p>')
-    mark = " data-choice" if choice else ""
+    # Waiting for the others, your hand is what you study (as every table marks it).
+    mark = " data-choice" if choice or not (s.acting or s.animating) else ""
     return (f'<section class="ehand" aria-label="{esc(title)}"{mark} data-n="{len(hand)}">'
-            f'<h3>{esc(title)}</h3>{body}</section>')
+            f'<h2>{esc(title)}</h2>{body}</section>')
 
 
 def _button(action: str, label: str, cls: str = "", *, short: str = "") -> str:
@@ -1593,13 +1600,13 @@ def _final(s: _Screen) -> str:
             f'<li data-row="{i + 1}" data-colour="{c or ""}">'
             f'{esc(t("electors.f.row", lang, row=i + 1, col=col_name(c, lang)) if c else t("electors.f.row_none", lang, row=i + 1))}</li>'
             for i, c in enumerate(rows))
-        parts.append(f'<div class="frows"><h4>{esc(t("electors.f.rows", lang))}</h4><ul>{items}</ul></div>')
+        parts.append(f'<div class="frows"><h3>{esc(t("electors.f.rows", lang))}</h3><ul>{items}</ul></div>')
     ranks = final.get("ranks")
     if ranks:
         items = "".join(f'<li data-colour="{c}" data-rank="{r}">'
                         f'{esc(t("electors.f.rank_item", lang, col=col_name(c, lang), n=r))}</li>'
                         for c, r in sorted(ranks.items(), key=lambda kv: (kv[1], COLOURS.index(kv[0]))))
-        parts.append(f'<div class="franks"><h4>{esc(t("electors.f.ranks", lang))}</h4><ul>{items}</ul></div>')
+        parts.append(f'<div class="franks"><h3>{esc(t("electors.f.ranks", lang))}</h3><ul>{items}</ul></div>')
     scores = final.get("scores")
     if scores:
         places = final.get("places") or []
@@ -1630,7 +1637,7 @@ def _final(s: _Screen) -> str:
     if not parts:
         return ""
     return (f'<section class="efinal" aria-label="{esc(t("electors.scoring", lang))}">'
-            f'<h3>{esc(t("electors.scoring", lang))}</h3>{"".join(parts)}</section>')
+            f'<h2>{esc(t("electors.scoring", lang))}</h2>{"".join(parts)}</section>')
 
 
 def _with_context(view: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
