@@ -64,16 +64,19 @@ def _parse_options(game: Any, pairs: list[str]) -> dict[str, Any]:
 
 def play_match(game_id: str, names: tuple[str, str], games: int, *, seed: int = 0,
                options: dict[str, Any] | None = None, timed: bool = False,
-               progress: bool = False, jobs: int = 1, players: int = 2) -> dict[str, Any]:
+               progress: bool = False, jobs: int = 1, players: int = 2,
+               one: bool = False) -> dict[str, Any]:
     """Play the games; return per-bot ``score`` (wins + draws/2), ``wins``, ``draws``,
     ``times`` (seconds per move) and ``iterations`` (per move). ``jobs`` > 1 plays them in
-    that many processes (each game is seeded by its number: the same games either way)."""
+    that many processes (each game is seeded by its number: the same games either way).
+    ``one``: the first bot sits in one seat only (game ``g``'s seat ``g % players``), the
+    second in all the others (one bot against a table of others)."""
     stats = [{"name": n, "score": 0.0, "wins": 0, "draws": 0, "times": [], "iterations": []}
              for n in names]
     if jobs > 1:
         import multiprocessing
 
-        work = [(game_id, names, g, seed, options, timed, players) for g in range(games)]
+        work = [(game_id, names, g, seed, options, timed, players, one) for g in range(games)]
         with multiprocessing.get_context("spawn").Pool(jobs) as pool:
             for done, one in enumerate(pool.imap_unordered(_one_game, work), 1):
                 _merge(stats, one)
@@ -81,7 +84,7 @@ def play_match(game_id: str, names: tuple[str, str], games: int, *, seed: int = 
                     print(f"\r{done}/{games} games", end="", file=sys.stderr, flush=True)
     else:
         for g in range(games):
-            _merge(stats, _one_game((game_id, names, g, seed, options, timed, players)))
+            _merge(stats, _one_game((game_id, names, g, seed, options, timed, players, one)))
             if progress:
                 print(f"\r{g + 1}/{games} games", end="", file=sys.stderr, flush=True)
     if progress:
@@ -99,10 +102,12 @@ def _one_game(work: tuple[Any, ...]) -> list[dict[str, Any]]:
     """Game number ``g`` of a match: each bot's score, wins, draws, times, iterations."""
     game_id, names, g, seed, options, timed = work[:6]
     players = work[6] if len(work) > 6 else 2
+    one = work[7] if len(work) > 7 else False
     game = get_game(game_id)
     stats: list[dict[str, Any]] = [
         {"score": 0.0, "wins": 0, "draws": 0, "times": [], "iterations": []} for _ in names]
-    bot_of = [(s + g) % 2 for s in range(players)]  # which bot sits in each seat
+    # Which bot sits in each seat: in turn, or (one) the first in one seat only.
+    bot_of = [int(s != g % players) if one else (s + g) % 2 for s in range(players)]
     bots = {s: make_bot(game, s, names[bot_of[s]],
                         seed=seed * 100_003 + g * 7 + bot_of[s] + (10 * s if players > 2 else 0),
                         timed=timed) for s in range(players)}
@@ -157,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="play in this many processes")
     ap.add_argument("--players", type=int, default=2,
                     help="players per game (the two bots take the seats in turn)")
+    ap.add_argument("--one", action="store_true",
+                    help="the first bot plays one seat (in turn), the second all the others")
     ap.add_argument("--timed", action="store_true",
                     help="cap each move by the level's seconds too (as in the app)")
     args = ap.parse_args(argv)
@@ -166,8 +173,10 @@ def main(argv: list[str] | None = None) -> int:
     game = get_game(args.game)
     result = play_match(args.game, names, args.games, seed=args.seed,
                         options=_parse_options(game, args.options), timed=args.timed,
-                        progress=sys.stderr.isatty(), jobs=args.jobs, players=args.players)
-    print(f"{game.names['en']}: {args.games} games, {args.players} players, seats alternating")
+                        progress=sys.stderr.isatty(), jobs=args.jobs, players=args.players,
+                        one=args.one)
+    how = f"{names[0]} in one seat" if args.one else "seats alternating"
+    print(f"{game.names['en']}: {args.games} games, {args.players} players, {how}")
     print(report(result))
     return 0
 
