@@ -17,7 +17,8 @@ import hashlib
 import re
 from collections import Counter
 
-from helpers.browser import PYTHON_READY, READY, saved_games
+from helpers.browser import PYTHON_READY, READY, no_sideways_scroll, saved_games
+from helpers.browser import settle_skipping as settle
 from pgui import artofwar_ui
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
@@ -34,29 +35,6 @@ PREFER = ("handover-ok", "foe:", "act:cap", "act:+", "cell:", "act:", "hand:", "
           "kingdom:", "cancel", "act:end")
 #: Never: what leaves the game or the page.
 NOT_PLAY = ("lang:", "undo", "rematch", "dismiss", "skip")
-
-
-def no_sideways_scroll(page: Page) -> None:
-    wide = page.evaluate("document.scrollingElement.scrollWidth - innerWidth")
-    assert wide <= 0, f"{wide} px sideways scroll"
-
-
-def settle(page: Page) -> None:
-    """No playback (Skip pressed, as a player in a hurry does), no click on its way, no bot
-    thinking."""
-    for _ in range(200):
-        skip = page.locator('#app button[data-cmd="skip"]:not([disabled])')
-        if skip.count():
-            try:
-                skip.first.click(timeout=1_000)
-            except PlaywrightTimeoutError:
-                pass
-        if page.evaluate("""() => { const app = document.getElementById("app");
-                return app.dataset.animating === "false" && app.dataset.busy !== "true"
-                    && app.dataset.thinking !== "true"; }"""):
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError("the table never settled")
 
 
 def table_signature(page: Page) -> str:

@@ -17,7 +17,8 @@ import re
 from collections import Counter
 
 import pytest
-from helpers.browser import PYTHON_READY, READY, axe_problems, saved_games
+from helpers.browser import PYTHON_READY, READY, axe_problems, no_sideways_scroll, saved_games
+from helpers.browser import settle_skipping as settle
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -35,29 +36,6 @@ URGENT = ("handover-ok", "act:=", "act:c:", "act:t:", "act:pr:", "act:v:", "act:
 LATER = ("act:take", "act:done", "act:end", "act:pass", "cancel")
 #: Never: what leaves the game or the page, and the picks that only open a choice.
 NOT_PLAY = ("lang:", "undo", "rematch", "dismiss", "skip", "buy:", "heart")
-
-
-def no_sideways_scroll(page: Page) -> None:
-    wide = page.evaluate("document.scrollingElement.scrollWidth - innerWidth")
-    assert wide <= 0, f"{wide} px sideways scroll"
-
-
-def settle(page: Page) -> None:
-    """No playback (Skip pressed, as a player in a hurry does), no click on its way, no bot
-    thinking."""
-    for _ in range(400):
-        skip = page.locator('#app button[data-cmd="skip"]:not([disabled])')
-        if skip.count():
-            try:
-                skip.first.click(timeout=1_000)
-            except PlaywrightTimeoutError:
-                pass
-        if page.evaluate("""() => { const app = document.getElementById("app");
-                return app.dataset.animating === "false" && app.dataset.busy !== "true"
-                    && app.dataset.thinking !== "true"; }"""):
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError("the table never settled")
 
 
 def pick(cmds: list[str], rng: random.Random) -> str | None:

@@ -337,3 +337,29 @@ def play_until(page: Page, rng: random.Random, moves: int, limit: int = 400) -> 
     settle(page)
     (game,) = saved_games(page).values()
     return game
+
+
+# --------------------------------------------------------------------------- a player in a hurry
+
+def no_sideways_scroll(page: Page) -> None:
+    """Nothing on the page scrolls sideways (a phone's whole width is the table's)."""
+    wide = page.evaluate("document.scrollingElement.scrollWidth - innerWidth")
+    assert wide <= 0, f"{wide} px sideways scroll"
+
+
+def settle_skipping(page: Page) -> None:
+    """No playback (Skip pressed, as a player in a hurry does), no click on its way, no bot
+    thinking (several bots' turns in a row: up to 20 s)."""
+    for _ in range(400):
+        skip = page.locator('#app button[data-cmd="skip"]:not([disabled])')
+        if skip.count():
+            try:
+                skip.first.click(timeout=1_000)
+            except PlaywrightTimeoutError:
+                pass
+        if page.evaluate("""() => { const app = document.getElementById("app");
+                return app.dataset.animating === "false" && app.dataset.busy !== "true"
+                    && app.dataset.thinking !== "true"; }"""):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("the table never settled")
