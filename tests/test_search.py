@@ -107,6 +107,19 @@ def test_searching_beats_random_play(gid):
     assert all(i > 0 for i in searcher["iterations"])
 
 
+def test_the_arena_seats_one_bot_against_a_table_of_the_other():
+    """``one``: the first bot plays a single seat of a game for more than two (about a
+    third of a 3-player game's moves), the second all the others."""
+    big = next((gid for gid in GAME_IDS if pygames.get_game(gid).max_players > 2), None)
+    if big is None:
+        pytest.skip("no game for more than two in the registry")
+    for g in range(2):
+        one = play_match(big, ("random", "random"), 1, seed=g, players=3, one=True)
+        mine, theirs = (len(b["times"]) for b in one["bots"])
+        assert 0 < mine and 1.5 * mine < theirs, (mine, theirs)
+        assert sum(b["score"] for b in one["bots"]) == 1
+
+
 def test_the_arena_prints_rates_with_intervals(capsys):
     assert arena_main(["kiriai", "--bots", "easy,random", "--games", "2"]) == 0
     out = capsys.readouterr().out
