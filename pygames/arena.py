@@ -78,8 +78,8 @@ def play_match(game_id: str, names: tuple[str, str], games: int, *, seed: int = 
 
         work = [(game_id, names, g, seed, options, timed, players, one) for g in range(games)]
         with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            for done, one in enumerate(pool.imap_unordered(_one_game, work), 1):
-                _merge(stats, one)
+            for done, part in enumerate(pool.imap_unordered(_one_game, work), 1):
+                _merge(stats, part)
                 if progress:
                     print(f"\r{done}/{games} games", end="", file=sys.stderr, flush=True)
     else:
