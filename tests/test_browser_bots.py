@@ -24,8 +24,12 @@ from playwright.sync_api import Page, expect
 
 import pygames
 
+#: Games for two: the lobby sets their mode, bot and seat (a game for more sets players and
+#: seats, which tests/test_browser_seats.py and each such game's own Chromium test cover).
+FOR_TWO = [gid for gid in pygames.game_ids() if pygames.get_game(gid).max_players == 2]
 
-@pytest.mark.parametrize("gid", pygames.game_ids())
+
+@pytest.mark.parametrize("gid", FOR_TWO)
 def test_the_lobby_sets_the_bots_level_and_your_seat(page: Page, gid):
     page.goto("/index.html?lang=en")
     page.wait_for_selector(READY)
