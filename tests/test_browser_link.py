@@ -13,16 +13,19 @@ import random
 from urllib.parse import parse_qsl
 
 import pytest
-from helpers.browser import BROWSER_NOT_PLAY, axe_problems, playable
+from helpers.browser import (
+    LINK_NOT_PLAY,
+    axe_problems,
+    click_a_move,
+    link_record,
+    over,
+    playable,
+)
 from helpers.lobby import choose
 from playwright.sync_api import Page
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import pygames
 
-#: What a clicker at a link-play table leaves alone besides: Join and the guest's move to
-#: another browser (the tests press those themselves, where they mean to).
-LINK_NOT_PLAY = (*BROWSER_NOT_PLAY, "join", "move_seat")
 PERMS = ["camera", "microphone"]
 
 
@@ -33,34 +36,6 @@ def peer_state(page: Page) -> str:
 def wait_peer(page: Page, state: str, timeout: float = 30_000) -> None:
     page.wait_for_function(f"document.documentElement.dataset.peer === {state!r}",
                            timeout=timeout)
-
-
-def record(page: Page) -> dict:
-    return json.loads(page.locator("[data-record]").text_content())
-
-
-def click_a_move(page: Page, rng: random.Random) -> bool:
-    """One click on a settled table if it offers a move; False if there is none now."""
-    if not page.locator('#app[data-animating="false"]').count():
-        return False
-    # Like a player: rarely takes back (undo, cancel), plays a highlighted square once a
-    # piece is picked, confirms what is picked.
-    cmds, targets = playable(page.locator("#app .main button[data-cmd]:not([disabled])"),
-                             LINK_NOT_PLAY)
-    if not cmds:
-        return False
-    cmd = ("confirm" if "confirm" in cmds and rng.random() < 0.8
-           else rng.choice(targets or cmds))
-    try:
-        page.locator(f'#app .main button[data-cmd="{cmd}"]:not([disabled])').first.click(
-            timeout=2_000)
-    except PlaywrightTimeoutError:
-        return False
-    return True
-
-
-def over(page: Page) -> bool:
-    return bool(page.locator('#app[data-over="true"][data-animating="false"]').count())
 
 
 def play(host: Page, guest: Page, rng: random.Random, *, clicks: int | None = None,
@@ -133,7 +108,7 @@ def choose_kiriai(page: Page) -> None:
 def finish_and_check(host: Page, guest: Page, rng: random.Random, gid: str) -> None:
     play(host, guest, rng)
     guest.wait_for_selector('.verdict[data-verdict="ok"]', timeout=30_000)
-    hrec, grec = record(host), record(guest)
+    hrec, grec = link_record(host), link_record(guest)
     assert hrec == grec and hrec["game"] == gid
     state = pygames.get_game(gid).from_record(hrec)  # the record replays to the end
     assert state.is_over()
@@ -156,20 +131,20 @@ def test_a_whole_game_by_clicking_on_both_sides(new_context, gid, options):
     _, _, host, guest, _ = open_pair(new_context, gid, options, lang="ja", axe=True)
     # The guest holds no record (nor state) during play; the host's is on its page.
     assert guest.locator("[data-record]").count() == 0
-    assert record(host)["actions"] == []
+    assert link_record(host)["actions"] == []
     finish_and_check(host, guest, rng, gid)
-    played = record(host)["options"]  # the same on both sides (finish_and_check)
+    played = link_record(host)["options"]  # the same on both sides (finish_and_check)
     for name, value in parse_qsl(options.lstrip("&")):
         assert str(played[name]) == value, name
     for page in (host, guest):
         assert axe_problems(page) == [], "the game-over screen with its verdict"
     # Rematch: the host's button; the same connection, a new deal made the same fair way.
-    first = record(host)
+    first = link_record(host)
     assert guest.locator('[data-cmd="rematch"]').count() == 0
     host.locator('[data-cmd="rematch"]').click()
     guest.wait_for_selector('#app[data-over="false"] .main')
     host.wait_for_selector('#app[data-over="false"] .main')
-    assert record(host)["seed"] != first["seed"] and record(host)["actions"] == []
+    assert link_record(host)["seed"] != first["seed"] and link_record(host)["actions"] == []
     assert peer_state(host) == peer_state(guest) == "connected"
 
 
@@ -198,7 +173,7 @@ def test_either_side_leaves_and_comes_back_and_a_third_browser_is_refused(new_co
     assert kept["ply"] >= 1, "the guest kept its seat as it was before the finger went down"
     assert peer_state(host) == peer_state(guest) == "connected"
     play(host, guest, rng, clicks=8)
-    before = record(host)
+    before = link_record(host)
     guest.close()
     wait_peer(host, "reconnecting")
     guest = gctx.new_page()
@@ -206,17 +181,17 @@ def test_either_side_leaves_and_comes_back_and_a_third_browser_is_refused(new_co
     wait_peer(guest, "connected")
     wait_peer(host, "connected")
     guest.wait_for_selector("#app .main")
-    after = record(host)  # nothing lost (a move still on its way may have landed since)
+    after = link_record(host)  # nothing lost (a move still on its way may have landed since)
     assert after["actions"][:len(before["actions"])] == before["actions"], "guest reopened"
 
     play(host, guest, rng, clicks=6)
-    before = record(host)
+    before = link_record(host)
     assert "#r=" in host.url  # the room and key stay in the host's own address
     host.reload()
     wait_peer(host, "connected")
     wait_peer(guest, "connected")
     host.wait_for_selector("#app .main")
-    after = record(host)
+    after = link_record(host)
     assert after["seed"] == before["seed"]
     assert after["actions"][:len(before["actions"])] == before["actions"], "host reloaded"
 
@@ -256,10 +231,10 @@ def test_copy_and_paste_connects_with_no_relay_twice_in_a_row(new_context):
         guest.wait_for_selector("#app .main")
         for _ in range(20):  # both choose and reveal: the first actions reach the record
             play(host, guest, rng, clicks=4)
-            if len(record(host)["actions"]) >= 2:
+            if len(link_record(host)["actions"]) >= 2:
                 break
-        assert len(record(host)["actions"]) >= 2
-        seeds.append(record(host)["seed"])
+        assert len(link_record(host)["actions"]) >= 2
+        seeds.append(link_record(host)["seed"])
         if game == 1:
             host.close()
             guest.close()
@@ -441,12 +416,12 @@ def test_a_seat_moves_to_another_browser(new_context):
     other.wait_for_selector("#app .main")
     guest.wait_for_selector("[data-taken]")
     assert "moved to another" in guest.locator("[data-taken]").text_content()
-    before = len(record(host)["actions"])
+    before = len(link_record(host)["actions"])
     for _ in range(40):  # the new browser plays the seat
         play(host, other, rng, clicks=4)
-        if len(record(host)["actions"]) >= before + 4:
+        if len(link_record(host)["actions"]) >= before + 4:
             break
-    assert len(record(host)["actions"]) >= before + 4
+    assert len(link_record(host)["actions"]) >= before + 4
     assert peer_state(host) == peer_state(other) == "connected"
     guest.reload()  # the old page, reopened, does not take the seat back
     guest.wait_for_selector("[data-taken]")
@@ -494,12 +469,12 @@ def test_a_network_that_drops_every_packet_shows_reconnecting_within_seconds(
             lab.restore_udp()
             for page in (host, guest):
                 wait_peer(page, "connected", timeout=30_000)
-            before = len(record(host)["actions"])
+            before = len(link_record(host)["actions"])
             for _ in range(40):
                 play(host, guest, rng, clicks=4)
-                if len(record(host)["actions"]) > before:
+                if len(link_record(host)["actions"]) > before:
                     break
-            assert len(record(host)["actions"]) > before
+            assert len(link_record(host)["actions"]) > before
             print(f"reconnecting shown {took:.1f} s after the cut")
         finally:
             browser.close()

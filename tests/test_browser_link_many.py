@@ -17,16 +17,16 @@ import random
 import re
 
 import pytest
-from helpers.browser import BROWSER_NOT_PLAY, playable
+from helpers.browser import (
+    click_a_move,
+    link_record,
+    over,
+)
 from playwright.sync_api import BrowserContext, Page
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import pygames
 from tools.paths import ROOT
 
-#: What a clicker at a link-play table leaves alone besides: Join, the guest's move to
-#: another browser, and the host's giving a gone friend's seat to a bot.
-LINK_NOT_PLAY = (*BROWSER_NOT_PLAY, "join", "move_seat", "seat_bot:")
 PERMS = ["camera", "microphone"]
 TINY = ROOT / "tests" / "tinygame"
 #: (game, players, seats): three players, two friends by link; and four, with a bot too.
@@ -69,32 +69,6 @@ def wait_peer(page: Page, state: str, seat: int | None = None, timeout: float = 
     name = "data-peer" if seat is None else f"data-peer-{seat}"
     page.wait_for_function(
         f"document.documentElement.getAttribute({name!r}) === {state!r}", timeout=timeout)
-
-
-def record(page: Page) -> dict:
-    return json.loads(page.locator("[data-record]").text_content())
-
-
-def click_a_move(page: Page, rng: random.Random) -> bool:
-    """One click on a settled table if it offers a move; False if there is none now."""
-    if not page.locator('#app[data-animating="false"]').count():
-        return False
-    cmds, targets = playable(page.locator("#app .main button[data-cmd]:not([disabled])"),
-                             LINK_NOT_PLAY)
-    if not cmds:
-        return False
-    cmd = ("confirm" if "confirm" in cmds and rng.random() < 0.8
-           else rng.choice(targets or cmds))
-    try:
-        page.locator(f'#app .main button[data-cmd="{cmd}"]:not([disabled])').first.click(
-            timeout=2_000)
-    except PlaywrightTimeoutError:
-        return False
-    return True
-
-
-def over(page: Page) -> bool:
-    return bool(page.locator('#app[data-over="true"][data-animating="false"]').count())
 
 
 @pytest.mark.parametrize("gid,players,seats", CASES)
@@ -146,15 +120,15 @@ def test_friends_and_a_bot_play_a_whole_game_by_clicking(new_context, gid, playe
         for page in pages:
             if click_a_move(page, rng):
                 acted = True
-        if not reloaded and len(record(host)["actions"]) >= 2 * players:
+        if not reloaded and len(link_record(host)["actions"]) >= 2 * players:
             # One friend's page reloads mid-game: it comes back to its seat by itself.
             seat = friends[-1]
-            before = record(host)
+            before = link_record(host)
             guests[seat].reload()
             wait_peer(guests[seat], "connected")
             guests[seat].wait_for_selector("#app .main")
             wait_peer(host, "connected", seat)
-            after = record(host)
+            after = link_record(host)
             assert after["actions"][:len(before["actions"])] == before["actions"]
             reloaded = True
         if not acted:
@@ -162,11 +136,11 @@ def test_friends_and_a_bot_play_a_whole_game_by_clicking(new_context, gid, playe
     else:
         raise AssertionError("the game did not end by clicking")
     assert reloaded
-    hrec = record(host)
+    hrec = link_record(host)
     assert hrec["game"] == gid and hrec["players"] == players
     for seat, page in guests.items():
         page.wait_for_selector('.verdict[data-verdict="ok"]', timeout=30_000)
-        assert record(page) == hrec
+        assert link_record(page) == hrec
         assert peer_state(page) == "connected"
         assert peer_state(host, seat) == "connected"
     for bot in bots:   # the bot's seat played, on the host

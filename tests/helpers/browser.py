@@ -4,6 +4,7 @@ games in its storage."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 
@@ -363,3 +364,41 @@ def settle_skipping(page: Page) -> None:
             return
         page.wait_for_timeout(50)
     raise AssertionError("the table never settled")
+
+
+# --------------------------------------------------------------------------- link play
+
+#: What a clicker at a link-play table leaves alone besides: Join, the guest's move to
+#: another browser, and the host's giving a gone friend's seat to a bot.
+LINK_NOT_PLAY = (*BROWSER_NOT_PLAY, "join", "move_seat", "seat_bot:")
+
+
+def link_record(page: Page) -> dict:
+    """The game's record on a link-play page (``[data-record]``: the host's, a guest's
+    once the game is over)."""
+    return json.loads(page.locator("[data-record]").text_content())
+
+
+def click_a_move(page: Page, rng: random.Random) -> bool:
+    """One click on a settled table if it offers a move; False if there is none now."""
+    if not page.locator('#app[data-animating="false"]').count():
+        return False
+    # Like a player: rarely takes back (undo, cancel), plays a highlighted square once a
+    # piece is picked, confirms what is picked.
+    cmds, targets = playable(page.locator("#app .main button[data-cmd]:not([disabled])"),
+                             LINK_NOT_PLAY)
+    if not cmds:
+        return False
+    cmd = ("confirm" if "confirm" in cmds and rng.random() < 0.8
+           else rng.choice(targets or cmds))
+    try:
+        page.locator(f'#app .main button[data-cmd="{cmd}"]:not([disabled])').first.click(
+            timeout=2_000)
+    except PlaywrightTimeoutError:
+        return False
+    return True
+
+
+def over(page: Page) -> bool:
+    """The game is over on this page and its last playback has ended."""
+    return bool(page.locator('#app[data-over="true"][data-animating="false"]').count())
