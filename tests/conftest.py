@@ -22,15 +22,12 @@ Fixtures provided here:
   neither Chromium nor a build. Default Playwright timeouts are 60 s.
 - Safe under pytest-xdist (``python build.py test`` runs ``-n 2``): each worker serves dist/
   on its own port with its own link-play relay, and only one process at a time builds a
-  missing dist/. A test marked ``alone``, or one that calls ``long_tasks`` (it times the
-  page's main-thread tasks), runs while no other worker runs a test.
+  missing dist/.
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -73,72 +70,6 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
         if DIST_FIXTURES & fixtures or item.path.name in DIST_MODULES:
             item.add_marker(pytest.mark.dist)
-        code = getattr(getattr(item, "function", None), "__code__", None)
-        if code is not None and "long_tasks" in code.co_names:
-            item.add_marker(pytest.mark.alone)
-    # The ``alone`` tests first (a stable sort: otherwise in order): under xdist each one
-    # waits for the other workers' current tests to end; together at the start they wait
-    # for each other only, instead of draining a worker in the middle of the run each.
-    items.sort(key=lambda item: item.get_closest_marker("alone") is None)
-
-
-# --------------------------------------------------------------------------- xdist
-# Tests marked ``alone`` measure time (a 200 ms limit on main-thread tasks): under xdist
-# each one waits for the other workers' current tests and holds them off until it is done.
-# Every test takes a shared flock on one file, an ``alone`` test an exclusive one; a second
-# file, held while waiting, makes the waiting ``alone`` test go next (no starvation).
-
-
-def _lock_paths(uid: str) -> tuple[Path, Path]:
-    base = Path(tempfile.gettempdir()) / f"pygames-xdist-{uid}"
-    return base.with_suffix(".turn"), base.with_suffix(".lock")
-
-
-def pytest_configure(config):
-    # The controller picks the run's id (xdist passes it to the workers) to name the locks.
-    if not hasattr(config, "workerinput") and getattr(config.option, "numprocesses", None):
-        if getattr(config.option, "testrunuid", "") is None:
-            import uuid
-
-            config.option.testrunuid = uuid.uuid4().hex
-    config.addinivalue_line(
-        "markers", "alone: runs while no other xdist worker runs a test (timing)"
-    )
-    config.addinivalue_line("markers", "dist: needs the built dist/ (served or read)")
-
-
-def pytest_unconfigure(config):
-    uid = getattr(config.option, "testrunuid", None)
-    if uid and not hasattr(config, "workerinput"):
-        for path in _lock_paths(uid):
-            path.unlink(missing_ok=True)
-
-
-_worker_locks: list = []
-
-
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_protocol(item, nextitem):
-    workerinput = getattr(item.config, "workerinput", None)
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows: no lock
-        fcntl = None
-    if fcntl is None or not workerinput or workerinput.get("workercount", 1) < 2:
-        return (yield)
-    if not _worker_locks:
-        _worker_locks.extend(open(p, "a") for p in _lock_paths(workerinput["testrunuid"]))
-    turn, lock = _worker_locks
-    alone = item.get_closest_marker("alone") is not None
-    fcntl.flock(turn, fcntl.LOCK_EX)
-    try:
-        fcntl.flock(lock, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
-    finally:
-        fcntl.flock(turn, fcntl.LOCK_UN)
-    try:
-        return (yield)
-    finally:
-        fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 # --------------------------------------------------------------------------- server
