@@ -164,11 +164,10 @@ def private_event(event: dict[str, Any], seats: list[int] | tuple[int, ...],
 
 def redact_event(event: dict[str, Any], player: int | None) -> dict[str, Any]:
     """The copy of a stored event that ``player`` may see (``None``: a spectator)."""
-    if "_to" not in event:
-        return copy.deepcopy(event)
-    hidden = () if player in event["_to"] else event["_hide"]
-    return {k: copy.deepcopy(v) for k, v in event.items()
-            if k not in hidden and k not in ("_to", "_hide")}
+    if "_to" in event:
+        hidden = () if player in event["_to"] else event["_hide"]
+        event = {k: v for k, v in event.items() if k not in hidden and k not in ("_to", "_hide")}
+    return marshal.loads(marshal.dumps(event))  # a deep copy of plain (JSON-safe) data, in C
 
 
 class Game(ABC):

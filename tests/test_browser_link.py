@@ -117,9 +117,11 @@ def finish_and_check(host: Page, guest: Page, rng: random.Random, gid: str) -> N
 
 #: Options for each game's whole game by link, not their defaults, so the game proves they
 #: travel to the guest (Canosa's small board keeps it short; ART OF WAR's guest gets a deck
-#: that is no starter, King K-003 and twenty troops of two types).
+#: that is no starter, King K-003 and twenty troops of two types; Electors' round limit of
+#: 10 ends it at half its length, on a kingdom of four columns).
 LINK_OPTIONS = {"cardia": "&deck=II", "canosa": "&layout=small",
-                "artofwar": "&deck2=K3S10G10&capture_basis=accumulated"}
+                "artofwar": "&deck2=K3S10G10&capture_basis=accumulated",
+                "electors": "&round_limit=10&grid_cols=4"}
 
 
 @pytest.mark.parametrize("gid,options", [(g, LINK_OPTIONS.get(g, "")) for g in pygames.game_ids()])
