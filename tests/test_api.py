@@ -25,13 +25,13 @@ import pygames
 from pygames import IllegalAction
 
 GAME_IDS = pygames.game_ids()
-#: Random games per option combination (400 Kiri-ai games in all; breadth is
+#: Random games per option combination (240 Kiri-ai games in all; breadth is
 #: `python -m pygames.battery`'s 100,000 a game, and every option set's golden playthrough).
-PLAYOUTS = 100
-#: Games with many option combinations play fewer per combination (>= 300 in all).
-PLAYOUTS_BY_GAME: dict[str, int] = {"cardia": 15,  # x 2 decks x 10 locations
-                                    "canosa": 40,  # x 2 first turns x 2 caps x 2 layouts
-                                    "artofwar": 25,  # x 14 option sets
+PLAYOUTS = 60
+#: Games with many option combinations play fewer per combination (>= 200 in all).
+PLAYOUTS_BY_GAME: dict[str, int] = {"cardia": 10,  # x 2 decks x 10 locations
+                                    "canosa": 25,  # x 2 first turns x 2 caps x 2 layouts
+                                    "artofwar": 15,  # x 14 option sets
                                     "electors": 29}  # x 23 option sets x 3 player counts
 #: Seeds per option combination for the fast-path and determiniser checks (default 100, 40).
 FAST_PATH_SEEDS: dict[str, int] = {"cardia": 12, "canosa": 25, "artofwar": 40, "electors": 2}

@@ -99,9 +99,14 @@ def test_at_a_simultaneous_choice_the_bot_plays_a_mixed_strategy():
 BEATS_RANDOM = {"kiriai": "normal", "cardia": "normal"}
 
 
+#: Games per match: a dozen, or eight for the long games (the easy bot wins 8-0 there).
+BEATS_RANDOM_GAMES = {"artofwar": 8, "electors": 8}
+
+
 @pytest.mark.parametrize("gid", GAME_IDS)
 def test_searching_beats_random_play(gid):
-    result = play_match(gid, (BEATS_RANDOM.get(gid, "easy"), "random"), 12, seed=3)
+    games = BEATS_RANDOM_GAMES.get(gid, 12)
+    result = play_match(gid, (BEATS_RANDOM.get(gid, "easy"), "random"), games, seed=3)
     searcher, rand = result["bots"]
     assert searcher["score"] > rand["score"] + 2, result
     assert all(i > 0 for i in searcher["iterations"])
