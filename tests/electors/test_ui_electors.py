@@ -572,6 +572,7 @@ PUBLIC_EVENTS = [
     {"t": "score", "p": 1, "rank1": 8, "rank2": 3, "rank4": -1, "manor": 2, "domain": 0,
      "hand": -6, "total": 6},
     {"t": "over", "places": [1, 1, 3]},
+    {"t": "row", "row": 2, "colour": None, "counts": {"G": 3, "Y": 1}},  # no cube left
 ]
 #: The private events as their player sees them.
 PRIVATE_EVENTS = [
@@ -623,6 +624,9 @@ def test_the_log_in_english_reads_well():
                               "Blue's next turn.")
     assert d["row27"] == "Row 1: Blue has the most electors (Blue 2, Red 1) and gets a cube."
     assert d["row28"] == "Row 3: a tie for the most electors (Blue 2, Red 2), no cube."
+    # A sole leader and no cube: the supply (21-card set) ran out, which is no tie.
+    assert d["row33"] == ("Row 2: Green has the most electors (Green 3, Yellow 1), "
+                          "but no cube is left.")
     assert d["score31"].startswith("Blue scores 6 points (")
     assert d["over32"] == "Final places: You 1, Blue 1, Green 3."
     assert ui.describe({"t": "draw", "p": 0, "n": 3}, "en", me) == "You draw 3 cards."

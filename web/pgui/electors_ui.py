@@ -296,6 +296,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "electors.ev.pairs_none": _s("{who} {you|reveal|reveals} no pair.", "{who}はペアを公開しなかった。"),
     "electors.ev.row": _s("Row {row}: {col} has the most electors ({counts}) and gets a cube.",
                           "{row}行目：{col}の選帝侯カードが最多（{counts}）でキューブ1個。"),
+    "electors.ev.row_lost": _s("Row {row}: {col} has the most electors ({counts}), but no cube is left.",
+                               "{row}行目：{col}の選帝侯カードが最多（{counts}）だが、キューブが残っていない。"),
     "electors.ev.row_tie": _s("Row {row}: a tie for the most electors ({counts}), no cube.",
                               "{row}行目：最多が同数（{counts}）のためキューブなし。"),
     "electors.ev.row_none": _s("Row {row}: no electors, no cube.", "{row}行目：選帝侯カードがないためキューブなし。"),
@@ -890,6 +892,11 @@ def describe(event: dict[str, Any], lang: str, view: dict[str, Any] | None = Non
         row = event.get("row", "?")
         if col in COLOURS:
             return t("electors.ev.row", lang, row=row, col=col_name(col, lang),
+                     counts=_counts_words(counts, lang))
+        top = max(counts.values(), default=0)
+        leaders = [c for c, n in counts.items() if n == top and c in COLOURS]
+        if top and len(leaders) == 1:  # a sole leader with no cube: the supply ran out
+            return t("electors.ev.row_lost", lang, row=row, col=col_name(leaders[0], lang),
                      counts=_counts_words(counts, lang))
         if any(counts.values()):
             return t("electors.ev.row_tie", lang, row=row, counts=_counts_words(counts, lang))
