@@ -86,7 +86,7 @@ A ``put``/``decktop`` face is shown to its placer and to the seat of the card's 
 from __future__ import annotations
 
 import marshal
-from bisect import insort
+from bisect import bisect_left, insort
 from functools import lru_cache
 from itertools import combinations
 from typing import Any, ClassVar
@@ -242,6 +242,10 @@ def _payments(cost: tuple[str, ...], acquired: tuple[str, ...]) -> tuple[str, ..
 
 
 _COSTS = {i: influence_cost(i) for i in influence_set("21")}
+#: Each influence card's cost as an index into :func:`_payment_counts`' list: 0 for
+#: ``(?, ?)``, 1 + colour for ``(col, ?)``, 5 + colour for ``(col, col, ?)``.
+_COST_SLOT = {i: 0 if cost[0] == "?" else (1 if len(cost) == 2 else 5) + _CI[cost[0]]
+              for i, cost in _COSTS.items()}
 for _c in COLOURS:
     for _k in range(1, 13):
         number_of(f"{_c}{_k}")
@@ -251,8 +255,101 @@ for _c in COLOURS:
 
 
 @lru_cache(maxsize=16384)
-def _payment_count(market: tuple[str, ...], acquired: tuple[str, ...]) -> int:
-    return sum(len(_payments(_COSTS[i], acquired)) for i in market)
+def _payment_counts(acquired: tuple[str, ...]) -> tuple[list[int], int]:
+    """``len(_payments(cost, acquired))`` for each cost (by :data:`_COST_SLOT`), counted
+    rather than listed (search's playouts mostly need only how many), and how many
+    distinct codes ``acquired`` (sorted) holds.
+
+    A payment is a distinct sub-multiset of the acquired cards. Split them into the
+    cards counting as the cost's colour and the rest: a payment is a sub-multiset of
+    each, and the number of distinct sub-multisets of size ``j`` of a multiset with
+    ``d`` distinct codes, ``m2`` of them at least twice and ``m3`` at least three times,
+    is ``f(0) = 1``, ``f(1) = d``, ``f(2) = C(d, 2) + m2`` (two different, or one twice)
+    and ``f(3) = C(d, 3) + m2 (d - 1) + m3``. So ``(col, ?)`` has ``fc(1) fo(1) + fc(2)``
+    payments, ``(col, col, ?)`` ``fc(2) fo(1) + fc(3)`` and ``(?, ?)`` ``f(2)``."""
+    stats: dict[str, list[int]] = {}  # per colour counted as: d, m2, m3
+    st: list[int] = []  # the current code's colour's
+    d = m2 = run = 0
+    prev = ""
+    for code in acquired:  # sorted: copies are neighbours
+        if code == prev:
+            run += 1
+            if run == 2:
+                st[1] += 1
+                m2 += 1
+            elif run == 3:
+                st[2] += 1
+            continue
+        prev, run, d = code, 1, d + 1
+        col = code[-1] if ">" in code else code[1] if code[0] == "k" else code[0]  # counts_as
+        st = stats.setdefault(col, [0, 0, 0])
+        st[0] += 1
+    by_cost = [d * (d - 1) // 2 + m2, 0, 0, 0, 0, 0, 0, 0, 0]  # no card of a colour: 0
+    for col, (dc, m2c, m3c) in stats.items():
+        f2 = dc * (dc - 1) // 2 + m2c
+        by_cost[1 + _CI[col]] = dc * (d - dc) + f2
+        by_cost[5 + _CI[col]] = f2 * (d - dc) + dc * (dc - 1) * (dc - 2) // 6 \
+            + m2c * (dc - 1) + m3c
+    return by_cost, d
+
+
+def _payment(cost: tuple[str, ...], acquired: tuple[str, ...], j: int) -> str:
+    """``_payments(cost, acquired)[j]`` (``acquired`` sorted), found by counting instead
+    of listing: search's playouts buy with one drawn payment.
+
+    The payments are the distinct sorted multisets of ``len(cost)`` cards, in sorted
+    order. So the first card is the first code whose payments (those starting with it)
+    reach past ``j`` once the earlier codes' are counted off, and so on for each card;
+    the ways to go on (at most two cards left to choose) are counted as in
+    :func:`_payment_counts`."""
+    col = cost[0]
+    need = len(cost) - 1 if col != "?" else 0  # cards that must count as col
+    codes: list[str] = []
+    mult: list[int] = []
+    hit: list[bool] = []  # whether the code counts as col
+    for c in acquired:  # sorted: copies are neighbours
+        if codes and codes[-1] == c:
+            mult[-1] += 1
+        else:
+            codes.append(c)
+            mult.append(1)
+            hit.append(col == (c[-1] if ">" in c else c[1] if c[0] == "k" else c[0]))
+    d = len(codes)
+    # after[a]: among codes[a:], the distinct ones counting as col and those twice or
+    # more, then the same of the rest
+    after = [(0, 0, 0, 0)] * (d + 1)
+    for a in range(d - 1, -1, -1):
+        dh, th, dn, tn = after[a + 1]
+        two = mult[a] > 1
+        after[a] = (dh + 1, th + two, dn, tn) if hit[a] else (dh, th, dn + 1, tn + two)
+    picked: list[str] = []
+    start = 0
+    for room in range(len(cost) - 1, -1, -1):  # cards to choose after this one
+        for a in range(start, d):
+            left = mult[a] - 1
+            if left < 0:
+                continue
+            dh, th, dn, tn = after[a + 1]
+            if left:  # another copy of codes[a] may follow
+                if hit[a]:
+                    dh, th = dh + 1, th + (left > 1)
+                else:
+                    dn, tn = dn + 1, tn + (left > 1)
+            still = need - hit[a] if need > hit[a] else 0
+            # the ways to choose room more cards, still of them counting as col
+            if room == 0:
+                n = 0 if still else 1
+            elif room == 1:
+                n = (dh if still < 2 else 0) + (0 if still else dn)
+            else:
+                n = dh * (dh - 1) // 2 + th + (dh * dn if still < 2 else 0) + (
+                    0 if still else dn * (dn - 1) // 2 + tn)
+            if j < n:
+                picked.append(codes[a])
+                mult[a], need, start = left, still, a
+                break
+            j -= n
+    return ",".join(picked)
 
 
 @lru_cache(maxsize=4096)
@@ -263,6 +360,19 @@ def _mod_combos(diff: int, np: int, nx: int, pd: int, cd: int) -> tuple[str, ...
     ok = [(a, b) for a in range(np + 1) for b in range(nx + 1) if a * pd + b * cd == diff]
     return tuple("P" * a + "X" * b for a, b in ok
                  if not any((a2, b2) != (a, b) and a2 <= a and b2 <= b for a2, b2 in ok))
+
+
+@lru_cache(maxsize=4096)
+def _reachable(target: int, np: int, nx: int, pd: int, cd: int) -> dict[int, tuple[str, ...]]:
+    """The numbers a card may have to match ``target`` with at most ``np`` Powers and
+    ``nx`` Corruptions, each with its modifier strings (:func:`_mod_combos`; ``""``: as it
+    is): one look-up per card instead of one :func:`_mod_combos` call."""
+    out = {}
+    for n in range(target - np * pd, target - nx * cd + 1):  # pd > 0 > cd
+        mods = _mod_combos(target - n, np, nx, pd, cd)
+        if mods:
+            out[n] = mods
+    return out
 
 
 def _label(en: str, ja: str) -> dict[str, str]:
@@ -756,12 +866,31 @@ class ElectorsState(State):
         acq = self.acq[p]
         if not acq or (len(acq) < 2 and not self.hearts_left[p]):
             return 0
+        counts, distinct = _payment_counts(tuple(acq))
         k = 0
         if not self.bought and len(acq) > 1:
-            k = _payment_count(tuple(self.market), tuple(acq))
+            for i in self.market:
+                k += counts[_COST_SLOT[i]]
         if self.hearts_left[p]:
-            k += 3 * len(set(acq))
+            k += 3 * distinct
         return k
+
+    def _extra(self, p: int, j: int) -> str:
+        """``_extras(p)[j]`` without listing them (search's playouts play one drawn
+        extra): the market cards' payments counted (:func:`_payment_counts`) and the
+        drawn one picked (:func:`_payment`), or the Change of Heart at that place."""
+        acq = self.acq[p]
+        if not self.bought and len(acq) > 1:
+            key = tuple(acq)
+            counts = _payment_counts(key)[0]
+            for i in self.market:
+                k = counts[_COST_SLOT[i]]
+                if j < k:
+                    return f"${i}:{_payment(_COSTS[i], key, j)}"
+                j -= k
+        code = sorted(set(acq))[j // 3]
+        now = counts_as(code)
+        return f"h{code}>{[c for c in COLOURS if c != now][j % 3]}"
 
     def _hearts(self, p: int) -> list[str]:
         if not self.hearts_left[p] or not self.acq[p]:
@@ -802,6 +931,17 @@ class ElectorsState(State):
             ok = _mod_combos(target - n, np, nx, pd, cd)
             out += ["=" + code + mods for mods in ok]
         return out
+
+    def _unused(self, p: int) -> tuple[int, int]:
+        """How many Power and Corruption cards seat ``p`` has not used this turn."""
+        np = nx = 0
+        for ident, used, _ in self.infl[p]:
+            if not used:
+                if ident[0] == "P":
+                    np += 1
+                elif ident[0] == "X":
+                    nx += 1
+        return np, nx
 
     def _pair_actions(self, p: int) -> list[str]:
         by: dict[int, list[str]] = {}
@@ -1184,8 +1324,7 @@ class ElectorsState(State):
                 if cell is not None and cell[0][0] != "k":
                     counts[_CI[cell[0][0]]] += 1
             top = max(counts)
-            leaders = [COLOURS[k] for k in range(4) if counts[k] == top and top]
-            colour = leaders[0] if len(leaders) == 1 else None
+            colour = COLOURS[counts.index(top)] if top and counts.count(top) == 1 else None
             if colour is not None:
                 if self.supply > 0:
                     self.supply -= 1
@@ -1208,7 +1347,7 @@ class ElectorsState(State):
         order = self._order()
         while self.order_i < len(order):
             q = order[self.order_i]
-            if self._hearts(q):
+            if self.hearts_left[q] and self.acq[q]:  # self._hearts(q), not listed
                 self.mover = self.active = q
                 return
             self.order_i += 1
@@ -1220,19 +1359,22 @@ class ElectorsState(State):
         o = self.options
         scores, totals = [], []
         for p in range(self.players):
-            parts = {"rank1": 0, "rank2": 0, "rank3": 0, "rank4": 0}
+            rank1 = rank2 = rank4 = 0
             for code in self.acq[p]:
                 r = ranks[counts_as(code)]
                 if r == 1:
-                    parts["rank1"] += number_of(code) or 0
+                    rank1 += number_of(code) or 0
                 elif r == 2:
-                    parts["rank2"] += 1
+                    rank2 += 1
                 elif r == 4:
-                    parts["rank4"] -= 1
-            ids = [i for i, _, _ in self.infl[p]]
-            parts["manor"] = o["manor_vp"] * sum(1 for i in ids if i[0] == "M")
-            parts["domain"] = o["domain_vp"] * sum(1 for i in ids if i[0] == "D")
-            parts["hand"] = -sum(number_of(c) or 0 for c in self.hands[p])
+                    rank4 -= 1
+            kinds = [i[0] for i, _, _ in self.infl[p]]
+            hand = 0
+            for c in self.hands[p]:
+                hand -= number_of(c) or 0
+            parts = {"rank1": rank1, "rank2": rank2, "rank3": 0, "rank4": rank4,
+                     "manor": o["manor_vp"] * kinds.count("M"),
+                     "domain": o["domain_vp"] * kinds.count("D"), "hand": hand}
             parts["total"] = sum(parts.values())
             scores.append(parts)
             totals.append(parts["total"])
@@ -1280,67 +1422,181 @@ class ElectorsState(State):
 
     def playout_fast(self, rng: Any, depth: int) -> bool:
         """The plain playout loop (each mover's ``random_action_fast`` by ``apply_fast``),
-        fused: each step draws the same index into the same legal list, but the common
-        phases count their actions and play the drawn one without writing it out."""
+        fused: each step draws the same number and plays the same action as the plain
+        loop's ``legal[int(r() * len(legal))]``, but the common phases count their
+        actions instead of listing them, and play the drawn one in place (search's
+        playouts spend most of their time here).
+
+        The phases' actions, in :meth:`_legal`'s order: ``turn`` the open cells, a draw
+        (else, with no cell either, a pass), the extras; ``number`` the matches,
+        ``take``, the extras; ``place`` the distinct hand cards (less one copy of a card
+        just taken); ``after`` ``end``, the extras; ``cube`` the four colours. The extras
+        (C and Change of Heart) are counted by :meth:`_extras_count` and only the drawn
+        one is found (:meth:`_extra`). Traps, the bribe and final scoring go through
+        :meth:`_legal` and :meth:`_apply`; a state that makes events (not ``quiet``)
+        plays the plain loop."""
+        if not self.quiet:
+            return super().playout_fast(rng, depth)
         r = rng.random
-        ncells = len(self.grid)
-        hands, decks, acq = self.hands, self.decks, self.acq
-        extras_count, extras = self._extras_count, self._extras
+        grid, hands, decks, acq = self.grid, self.hands, self.decks, self.acq
+        nums, ncells, players = _NUMBERS, len(grid), self.players
+        extras_count, extra = self._extras_count, self._extra
+        infl, pd, cd = self.infl, self.pd, self.cd
+        # Kept from turn to turn, per seat: the extras count (-1: to count again) and the
+        # unused (Powers, Corruptions) (None: to count again), until something they hang
+        # on changes. An extra changes the market (everyone's count), the seat's acquired
+        # and influence cards and bought; a match the seat's acquired cards and used
+        # cards; a turn's start makes used cards unused; a turn with C was counted with
+        # bought; traps change none of it (a Bribery's taking is phase bribe's); any
+        # other phase may change anything.
+        ext: list[int] = [-1] * players
+        px: list[tuple[int, int] | None] = [None] * players
+        blocked: tuple[int, ...] | None = None  # the blocked cells open_cells is of
+        open_cells: tuple[int, ...] = ()
         for _ in range(depth):
             ph = self.phase
-            if ph == "over":
-                return True
             p = self.mover
-            if ph == "turn":
+            if ph == "after":
+                if acq[p]:
+                    e = ext[p]
+                    if e < 0:
+                        e = ext[p] = extras_count(p)
+                    k = int(r() * (1 + e))
+                    if k:
+                        self._apply(p, extra(p, k - 1))
+                        ext = [-1] * players
+                        px[p] = None
+                        continue
+                else:
+                    r()  # the only action, end: the number is drawn all the same
+                # end: _end_turn, then _start_turn, inline
+                if self.bought:
+                    ext[p] = -1  # counted without C: not its next turn's count
+                tr = self.trigger
+                if tr is not None and tr[1] == p and self.turn_no > tr[3]:
+                    self._scoring()
+                    continue
+                q = p + 1 if p + 1 < players else 0
+                if q == self.start:  # p was the round's last seat
+                    if tr is None and self.rnd >= self.rlimit:
+                        self.trigger = (p, p, True, self.turn_no)
+                    self.rnd += 1
+                self.active = self.mover = q
+                self.phase = "turn"
+                self.bought = False
+                self.pend = None
+                self.turn_no += 1
+                if self.used_any:
+                    self.used_any = False
+                    for seat, items in enumerate(infl):
+                        for x, (ident, used, spent) in enumerate(items):
+                            if used:
+                                items[x] = (ident, False, spent)
+                                px[seat] = None
+            elif ph == "turn":
                 deck = decks[p]
-                cells = _open_cells(ncells, self.blocked) if hands[p] else ()
-                nc = len(cells)
+                if hands[p]:
+                    if self.blocked is not blocked:
+                        blocked = self.blocked
+                        open_cells = _open_cells(ncells, blocked)
+                    nc = len(open_cells)
+                else:
+                    nc = 0
                 base = nc + 1 if deck or not nc else nc  # a draw, else a pass
-                k = int(r() * (base + extras_count(p) if acq[p] else base))
+                if acq[p]:
+                    e = ext[p]
+                    if e < 0:
+                        e = ext[p] = extras_count(p)
+                    k = int(r() * (base + e))
+                else:
+                    k = int(r() * base)
                 if k < nc:
-                    self._choose(p, cells[k])
+                    i = open_cells[k]
+                    cell = grid[i]
+                    code = cell[0]  # type: ignore[index]
+                    if code[1] in SPECIALS:  # a trap (a kingdom card's is its colour)
+                        self._choose(p, i)
+                    else:  # _choose of a number card, inline
+                        if not cell[1]:  # type: ignore[index]
+                            grid[i] = (code, True, cell[2])  # type: ignore[index]
+                        self.pend = (i, code, None)
+                        self.phase = "number"
                 elif k < base:
                     if deck:
                         self._draw(p)
                     else:
                         self.phase = "after"  # a pass
                 else:
-                    self._apply(p, extras(p)[k - base])
-            elif ph == "after":
-                if acq[p]:
-                    k = int(r() * (1 + extras_count(p)))
-                else:
-                    r()  # the only action, end: the number is drawn all the same
-                    k = 0
-                if k == 0:
-                    self._end_turn()
-                else:
-                    self._apply(p, extras(p)[k - 1])
+                    self._apply(p, extra(p, k - base))
+                    ext = [-1] * players
+                    px[p] = None
             elif ph == "number":
-                matches = self._matches(p)
+                i, field, _ = self.pend  # type: ignore[misc]
+                hand = hands[p]
+                target = nums[field]  # type: ignore[index]  # _matches, inline
+                unused = px[p]
+                if unused is None:
+                    unused = px[p] = self._unused(p)
+                np, nx = unused
+                matches, prev = [], ""
+                if np or nx:
+                    reach = _reachable(target, np, nx, pd, cd)
+                    for c in hand:  # sorted: copies are neighbours
+                        if c != prev and nums[c] in reach:
+                            for mods in reach[nums[c]]:  # type: ignore[index]
+                                matches.append("=" + c + mods)
+                        prev = c
+                else:
+                    for c in hand:
+                        if c != prev and nums[c] == target:
+                            matches.append("=" + c)
+                        prev = c
                 nm = len(matches)
-                k = int(r() * (nm + 1 + extras_count(p) if acq[p] else nm + 1))
+                if acq[p]:
+                    e = ext[p]
+                    if e < 0:
+                        e = ext[p] = extras_count(p)
+                    k = int(r() * (nm + 1 + e))
+                else:
+                    k = int(r() * (nm + 1))
                 if k < nm:
                     self._match(p, matches[k])
-                elif k == nm:
-                    self._take(p)
+                    ext[p] = -1
+                    px[p] = None
+                elif k == nm:  # take: _take, inline
+                    grid[i] = None
+                    insort(hand, field)  # type: ignore[misc]
+                    self.pend = (i, None, field)
+                    self.phase = "place"
                 else:
-                    self._apply(p, extras(p)[k - nm - 1])
+                    self._apply(p, extra(p, k - nm - 1))
+                    ext = [-1] * players
+                    px[p] = None
             elif ph == "place":  # the distinct hand cards less one copy of a taken card
-                skip = self.pend[2]  # type: ignore[index]
+                i, _, skip = self.pend  # type: ignore[misc]
+                hand = hands[p]
                 cards, prev = [], ""
-                for c in hands[p]:
+                for c in hand:
                     if c == skip:
                         skip = None
                     elif c != prev:
                         cards.append(c)
                         prev = c
-                self._put(p, cards[int(r() * len(cards))])
+                card = cards[int(r() * len(cards))]  # put it back: _put, inline
+                hand.remove(card)
+                grid[i] = (card, False, p)
+                self.pend = None
+                self.phase = "after"
             elif ph == "cube":
-                self._cube(p, COLOURS[int(r() * 4)])
+                self.cubes[int(r() * 4)] += 1  # c:R, c:B, c:G, c:Y: _cube, inline
+                self.supply -= 1
+                self.phase = self.cube_ret
+            elif ph == "over":
+                return True
             else:
                 legal = self._legal()
                 self._apply(p, legal[int(r() * len(legal))])
+                ext, px = [-1] * players, [None] * players
         return False
 
     def estimate(self) -> list[float]:
@@ -1501,7 +1757,8 @@ def ranks_of(cubes: list[int]) -> dict[str, int]:
     >>> ranks_of([5, 5, 4, 3])
     {'R': 2, 'B': 2, 'G': 3, 'Y': 4}
     """
-    return {COLOURS[k]: sum(1 for x in cubes if x >= cubes[k]) for k in range(4)}
+    low = sorted(cubes)
+    return {COLOURS[k]: 4 - bisect_left(low, cubes[k]) for k in range(4)}
 
 
 # -- hand-made positions -------------------------------------------------------------------

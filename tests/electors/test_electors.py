@@ -13,7 +13,17 @@ import random
 import pytest
 
 from pygames import IllegalAction, Rng
-from pygames.electors import ElectorsGame, influence_set, known_in_hand, ranks_of
+from pygames.electors import (
+    _COST_SLOT,
+    _COSTS,
+    ElectorsGame,
+    _payment,
+    _payment_counts,
+    _payments,
+    influence_set,
+    known_in_hand,
+    ranks_of,
+)
 
 GAME = ElectorsGame()
 LETTERS = "abcde"
@@ -794,6 +804,24 @@ def test_the_fast_path_plays_like_the_public_one_and_is_quiet():
         s.apply(p, a)
         fast.apply_fast(p, a)
     assert fast.outcome() == s.outcome() and fast.log == []
+
+
+def test_the_fast_path_counts_and_picks_payments_as_they_are_listed():
+    """Search's playouts count the payments (_payment_counts) and find the drawn one
+    (_payment) without listing them: the same numbers and the same payments, in order,
+    for acquired piles with copies (up to three of a code) and recoloured cards."""
+    rng = random.Random(3)
+    cards = ["R1", "R1", "R1", "R2", "B3", "B3", "G4", "Y5", "kR2", "kB1", "G7>R", "G7>R",
+             "R3>B"]
+    for _ in range(300):
+        acquired = tuple(sorted(rng.sample(cards, rng.randint(0, 9))))
+        counts, distinct = _payment_counts(acquired)
+        assert distinct == len(set(acquired))
+        for i in influence_set("21"):
+            cost = _COSTS[i]
+            listed = _payments(cost, acquired)
+            assert counts[_COST_SLOT[i]] == len(listed)
+            assert [_payment(cost, acquired, j) for j in range(len(listed))] == list(listed)
 
 
 def test_sheet_groups_and_forced_secrets():
