@@ -70,6 +70,9 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
         if DIST_FIXTURES & fixtures or item.path.name in DIST_MODULES:
             item.add_marker(pytest.mark.dist)
+    # The Chromium tests first (a stable sort: otherwise in order): they are the long ones,
+    # and the many short CPython tests behind them even out the two xdist workers' ends.
+    items.sort(key=lambda item: item.get_closest_marker("browser") is None)
 
 
 # --------------------------------------------------------------------------- server

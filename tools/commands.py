@@ -37,7 +37,8 @@ def _lint() -> bool:
 
 
 def test(pytest_args: list[str], processes: int = 2) -> int:
-    """ruff, mypy, build, then pytest on ``processes`` pytest-xdist workers (``-n``).
+    """ruff, mypy, build, then pytest on ``processes`` pytest-xdist workers (``-n``, with
+    work stealing).
 
     Two suits a 2-core machine: the engine tests keep one core busy while a browser test
     waits on Chromium. Arguments that choose their own ``-n``/``--numprocesses``, turn
@@ -63,7 +64,10 @@ def test(pytest_args: list[str], processes: int = 2) -> int:
         for a in args
     )
     if processes > 1 and not own:
-        pytest_args = ["-n", str(processes), *pytest_args]
+        # worksteal: a worker that runs out takes tests queued on the other, instead of
+        # idling while the other works through a queue of long browser tests (a third of
+        # the run's worker time went idle that way under the default ``load``).
+        pytest_args = ["-n", str(processes), "--dist", "worksteal", *pytest_args]
     cmd = [sys.executable, "-m", "pytest", *pytest_args]
     log(" ".join(["pytest", *pytest_args]))
     rc = subprocess.run(cmd, cwd=ROOT, env=chromium.child_env(exe)).returncode
