@@ -426,16 +426,19 @@ def bench_startup(browser, base: str, runs: int, failure, PlaywrightError) -> No
           " the bare page has no service worker)")
 
 
-def _most_seats(gid: str, level: str) -> str:
-    """For a game for more than two: the query for its most players, you in the second
-    seat and bots of ``level`` in the others (a bot's move then searches the biggest
-    game); nothing for a game for two (its ``seat=1`` stands)."""
+def _most_seats(gid: str, level: str, seed: int) -> str:
+    """For a game for more than two: the query for its most players, bots of ``level`` in
+    every seat but yours, which is the one after the seat that moves first in the game of
+    ``seed`` (a bot's first move then searches the biggest game at once); nothing for a
+    game for two (its ``seat=1`` stands)."""
     import pygames
 
-    n = pygames.get_game(gid).max_players
+    game = pygames.get_game(gid)
+    n = game.max_players
     if n <= 2:
         return ""
-    return f"&players={n}&seats=" + ",".join("you" if i == 1 else level for i in range(n))
+    you = (game.new_game(seed=seed, players=n).to_move()[0] + 1) % n
+    return f"&players={n}&seats=" + ",".join("you" if i == you else level for i in range(n))
 
 
 def bench_bot_moves(browser, new_page, base: str, runs: int, failure, PlaywrightError) -> None:
@@ -456,7 +459,7 @@ def bench_bot_moves(browser, new_page, base: str, runs: int, failure, Playwright
                 ctx, page = new_page(browser)
                 try:
                     page.goto(base + BOT_PATH.format(gid=gid, level=level, seed=run + 1)
-                              + _most_seats(gid, level),
+                              + _most_seats(gid, level, run + 1),
                               timeout=TIMEOUT_MS)
                     page.wait_for_selector("#app[data-bot-ms]", state="attached",
                                            timeout=TIMEOUT_MS)
@@ -476,7 +479,7 @@ def bench_bot_moves(browser, new_page, base: str, runs: int, failure, Playwright
             ctx, page = new_page(browser)
             try:
                 page.goto(base + STRONG_PATH.format(gid=gid, seed=run + 1)
-                          + _most_seats(gid, "strong"), timeout=TIMEOUT_MS)
+                          + _most_seats(gid, "strong", run + 1), timeout=TIMEOUT_MS)
                 page.wait_for_selector(READY, state="attached", timeout=TIMEOUT_MS)
                 play_to_the_end(page, bot_moves=moves)
             except (PlaywrightError, RuntimeError) as e:
