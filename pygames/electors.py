@@ -905,13 +905,7 @@ class ElectorsState(State):
         assert self.pend is not None and self.pend[1] is not None
         nums = _NUMBERS
         target = nums[self.pend[1]]
-        np = nx = 0
-        for ident, used, _ in self.infl[p]:
-            if not used:
-                if ident[0] == "P":
-                    np += 1
-                elif ident[0] == "X":
-                    nx += 1
+        np, nx = self._unused(p)
         out: list[str] = []
         prev = ""
         if not np and not nx:
