@@ -1435,7 +1435,7 @@ class ElectorsState(State):
         grid, hands, decks, acq = self.grid, self.hands, self.decks, self.acq
         nums, ncells, players = _NUMBERS, len(grid), self.players
         extras_count, extra = self._extras_count, self._extra
-        infl, pd, cd = self.infl, self.pd, self.cd
+        pd, cd = self.pd, self.cd
         # Kept from turn to turn, per seat: the extras count (-1: to count again) and the
         # unused (Powers, Corruptions) (None: to count again), until something they hang
         # on changes. An extra changes the market (everyone's count), the seat's acquired
@@ -1463,30 +1463,11 @@ class ElectorsState(State):
                         continue
                 else:
                     r()  # the only action, end: the number is drawn all the same
-                # end: _end_turn, then _start_turn, inline
                 if self.bought:
                     ext[p] = -1  # counted without C: not its next turn's count
-                tr = self.trigger
-                if tr is not None and tr[1] == p and self.turn_no > tr[3]:
-                    self._scoring()
-                    continue
-                q = p + 1 if p + 1 < players else 0
-                if q == self.start:  # p was the round's last seat
-                    if tr is None and self.rnd >= self.rlimit:
-                        self.trigger = (p, p, True, self.turn_no)
-                    self.rnd += 1
-                self.active = self.mover = q
-                self.phase = "turn"
-                self.bought = False
-                self.pend = None
-                self.turn_no += 1
-                if self.used_any:
-                    self.used_any = False
-                    for seat, items in enumerate(infl):
-                        for x, (ident, used, spent) in enumerate(items):
-                            if used:
-                                items[x] = (ident, False, spent)
-                                px[seat] = None
+                if self.used_any:  # the next turn's start makes used cards unused
+                    px = [None] * players
+                self._end_turn()  # the rules' own: scoring, or the next seat's turn
             elif ph == "turn":
                 deck = decks[p]
                 if hands[p]:
@@ -1582,9 +1563,7 @@ class ElectorsState(State):
                 self.pend = None
                 self.phase = "after"
             elif ph == "cube":
-                self.cubes[int(r() * 4)] += 1  # c:R, c:B, c:G, c:Y: _cube, inline
-                self.supply -= 1
-                self.phase = self.cube_ret
+                self._cube(p, COLOURS[int(r() * 4)])
             elif ph == "over":
                 return True
             else:
