@@ -4,10 +4,16 @@ One aiohttp application on one origin serves two things:
 
 - **Static files** from a directory (``dist/``): explicit MIME types (``.wasm`` as
   ``application/wasm``, ``.mjs`` as ``text/javascript``...), ``Cache-Control: public,
-  max-age=86400`` under ``/pyodide/``, ``/pyscript/`` and ``/wheels/`` and ``no-cache``
+  max-age=86400`` under ``/pyodide/`` (named by its version) and ``no-cache``
   elsewhere, ``/`` and any directory answered by its ``index.html`` (a directory asked for
   without its final ``/`` is redirected to it), 404 for anything missing or outside the
-  directory. GET and HEAD. No access log; 4xx/5xx answers are printed to stderr as
+  directory. GET and HEAD. A file with a compressed twin beside it (``<file>.br`` or
+  ``<file>.gz``, written by the build: tools/compress.py) at least as new as itself is sent
+  as that twin when the request's ``Accept-Encoding`` allows it (brotli first, then gzip; a
+  coding with ``q=0`` is refused), with ``Content-Encoding``, the file's own
+  ``Content-Type`` and the twin's length; every answer for such a file says ``Vary:
+  Accept-Encoding``, and a Range request always gets the file itself. A twin asked for by
+  its own name is a plain file. No access log; 4xx/5xx answers are printed to stderr as
   ``[serve] 404 GET /path`` (not a missing ``/favicon.ico``; a relay path is printed as
   ``/relay/<room>``).
 - **The signaling relay** at ``GET /relay/{room}``, a WebSocket that carries the offers,
@@ -118,10 +124,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import mimetypes
 import os
 import re
 import secrets
 import signal
+import stat
 import sys
 import threading
 from collections import deque
@@ -129,7 +137,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, hdrs, web
 from yarl import URL
 
 DIST = Path(__file__).resolve().parent.parent / "dist"
@@ -156,7 +164,12 @@ MIME_TYPES = {
     ".jpg": "image/jpeg",
     ".woff2": "font/woff2",
 }
-CACHED_PREFIXES = ("/pyodide/", "/pyscript/", "/wheels/")
+#: Files named by their version (Pyodide's, from npm): a day in the HTTP cache. Everything
+#: else, our wheel (whose name stays "pygames-0.1.0" as its code changes) and the app's
+#: modules included, is revalidated on every load (a 304 when unchanged).
+CACHED_PREFIXES = ("/pyodide/",)
+#: The compressed twins a file may have beside it (tools/compress.py), best first.
+TWINS = ((".br", "br"), (".gz", "gzip"))
 
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 KINDS = frozenset({"hello", "offer", "answer", "candidate", "bye"})
@@ -232,12 +245,88 @@ def _static_handler(root: Path, mounts: dict[str, Path] | None = None):
         if found is None:
             raise web.HTTPNotFound()
         headers = {}
+        twins = _fresh_twins(found)
+        twin = None if hdrs.RANGE in request.headers else _pick_twin(twins, request)
         mime = MIME_TYPES.get(found.suffix.lower())
+        if twin and not mime:  # not guessed from the twin's name (".br": application/x-brotli)
+            mime = mimetypes.guess_type(found.name)[0] or "application/octet-stream"
         if mime:
             headers["Content-Type"] = mime
-        return web.FileResponse(found, headers=headers)
+        if twins:
+            headers["Vary"] = "Accept-Encoding"
+        if twin:
+            return _FileResponse(twin[0], twin[1], headers=headers)
+        return _FileResponse(found, None, headers=headers)
 
     return static
+
+
+class _FileResponse(web.FileResponse):
+    """A FileResponse that sends exactly ``path``, with Content-Encoding ``encoding`` (or
+    none). aiohttp's own sends a ``.br`` or ``.gz`` beside the file whenever Accept-Encoding
+    names the coding anywhere, even for a Range request, a twin older than the file or
+    ``br;q=0``: the static handler chooses (:func:`_pick_twin`) and this only sends. (It
+    overrides a private method of the pinned aiohttp; tests/test_server.py checks the
+    headers and bytes of each case.)"""
+
+    def __init__(self, path: Path, encoding: str | None, **kwargs) -> None:
+        super().__init__(path, **kwargs)
+        self._pygames_encoding = encoding
+
+    def _get_file_path_stat_encoding(self, accept_encoding: str):
+        st = self._path.stat()
+        return (self._path if stat.S_ISREG(st.st_mode) else None), st, self._pygames_encoding
+
+
+def _fresh_twins(found: Path) -> list[tuple[Path, str]]:
+    """[(twin, coding)] of the compressed twins of ``found`` at least as new as it is
+    (regular files, not symbolic links), best first."""
+    try:
+        mtime = found.stat().st_mtime_ns
+    except OSError:
+        return []
+    out = []
+    for suffix, coding in TWINS:
+        twin = found.with_name(found.name + suffix)
+        try:
+            st = twin.lstat()
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode) and st.st_mtime_ns >= mtime:
+            out.append((twin, coding))
+    return out
+
+
+def _accept_encoding(header: str) -> dict[str, float]:
+    """{coding: q} of an Accept-Encoding header (lower case; "*" too; a bad q is 0)."""
+    weights = {}
+    for item in header.lower().split(","):
+        coding, *params = (part.strip() for part in item.split(";"))
+        if not coding:
+            continue
+        q = 1.0
+        for param in params:
+            name, _, value = param.partition("=")
+            if name.strip() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        weights[coding] = q
+    return weights
+
+
+def _pick_twin(twins: list[tuple[Path, str]], request: web.Request) -> tuple[Path, str] | None:
+    """The first of ``twins`` whose coding the request accepts (q > 0), or None."""
+    if not twins:
+        return None
+    weights = _accept_encoding(request.headers.get(hdrs.ACCEPT_ENCODING, ""))
+    other = weights.get("*", 0.0)
+    for twin, coding in twins:
+        q = weights.get(coding, weights.get("x-gzip", other) if coding == "gzip" else other)
+        if q > 0:
+            return twin, coding
+    return None
 
 
 def _log_path(request: web.Request) -> str:
