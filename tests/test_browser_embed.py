@@ -18,6 +18,7 @@ import pytest
 from helpers.browser import READY, axe_problems
 from pgui.share import embed_snippet
 from playwright.sync_api import Frame, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import pygames
 from pygames import records
@@ -73,10 +74,19 @@ def embed(server_url: str, **params: str) -> str:
 
 
 def frame_of(page: Page, index: int) -> Frame:
+    """The ``index``-th board, ready. Brought into view (loading="lazy": it loads when near
+    the screen, and starts Python when on it) until its Python starts: the boards above it
+    change height as they start, which can move it out of view again."""
     iframe = page.locator("iframe").nth(index)
-    iframe.scroll_into_view_if_needed()  # loading="lazy": it loads when near the screen
-    handle = iframe.element_handle()
-    frame = handle.content_frame()
+    for _ in range(20):
+        iframe.scroll_into_view_if_needed()
+        frame = iframe.element_handle().content_frame()
+        try:
+            frame.wait_for_function("() => document.documentElement.dataset.python",
+                                    polling=100, timeout=3_000)
+            break
+        except PlaywrightTimeout:
+            continue
     frame.wait_for_selector(READY, timeout=90_000)
     return frame
 

@@ -5,7 +5,7 @@ plays only by clicking their own screen, one friend's page is reloaded mid-game,
 friend's page ends verified.
 
 The game is one for more than two: Electors, and Tiny Duel (tests/tinygame, a test game for
-2-4) plugged into the served app for this test only: the page's ``pyscript.json`` gains its
+2-4) plugged into the served app for this test only: the page's ``runtime.json`` gains its
 files and ``worker.py`` registers it, as tests/test_plugin.py does in CPython.
 """
 
@@ -54,7 +54,7 @@ def plug_tiny(ctx: BrowserContext) -> None:
                             "pgui.register_ui('tiny', 'tinygame.ui')\n" + text),
                       content_type="text/x-python")
 
-    ctx.route(re.compile(r".*/pyscript\.json(\?.*)?$"), config)
+    ctx.route(re.compile(r".*/runtime\.json(\?.*)?$"), config)
     ctx.route(re.compile(r".*/worker\.py(\?.*)?$"), worker)
     ctx.route(re.compile(r".*/tinygame/\w+\.py$"), lambda route: route.fulfill(
         body=(TINY / route.request.url.rsplit("/", 1)[1]).read_text(encoding="utf-8"),

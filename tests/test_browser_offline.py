@@ -154,6 +154,7 @@ def test_every_game_plays_offline_after_one_visit(new_context, site, page_errors
 
     page.goto(f"{base}/docs/en/kiriai.html")
     expect(page.locator("h1")).to_contain_text("Kiri-ai")
+    page.locator("iframe.board").first.scroll_into_view_if_needed()  # it starts when seen
     board = page.frame_locator("iframe.board").first  # its live boards are embeds
     board.locator(READY).wait_for(state="attached", timeout=120_000)
 
@@ -179,6 +180,7 @@ def test_an_embed_in_another_sites_iframe_still_works(new_context, site, workers
         page.evaluate("""(src) => { const f = document.createElement("iframe");
             f.src = src; f.style.height = "500px"; document.body.append(f); }""",
                       f"{base}/embed.html?game=kiriai&seed=1&lang=en")
+        page.locator("iframe").scroll_into_view_if_needed()  # a board starts when seen
         frame = page.frame_locator("iframe")
         frame.locator(READY).wait_for(state="attached", timeout=120_000)
         expect(frame.locator("#app")).to_be_visible()

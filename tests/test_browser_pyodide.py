@@ -12,30 +12,21 @@ from __future__ import annotations
 
 import json
 
-from helpers.browser import READY
+from helpers.probe import run_python
 from helpers.pyodide import DIGEST_CODE, SEEDS, cpython_digests
 
 import pygames
 
-PROBE = f"""<!doctype html><html data-ready="false"><head>
-<script type="module" src="./pyscript/core.js"></script></head>
-<body><pre id="out"></pre><script type="py" config="./pyscript.json">
+PROBE = f"""
 {DIGEST_CODE}
-import json, sys
-from pyscript import document
-document.getElementById("out").textContent = json.dumps(
-    {{"python": sys.version, "digests": digests(range({SEEDS.start}, {SEEDS.stop}))}})
-document.documentElement.dataset.ready = "true"
-</script></body></html>
+import sys
+seeds = range({SEEDS.start}, {SEEDS.stop})
+result = json.dumps({{"python": sys.version, "digests": digests(seeds)}})
 """
 
 
 def test_pyodide_replays_every_game_exactly_like_cpython(page, server_url):
-    page.route(f"{server_url}/__replay__.html",
-               lambda route: route.fulfill(body=PROBE, content_type="text/html; charset=utf-8"))
-    page.goto(f"{server_url}/__replay__.html")
-    page.wait_for_selector(READY, state="attached", timeout=120_000)
-    browser = json.loads(page.locator("#out").text_content())
+    browser = json.loads(run_python(page, server_url, PROBE, "replay"))
     assert browser["python"].split()[0] != "", browser
     ours = cpython_digests()
     assert browser["digests"].keys() == ours.keys()
@@ -43,9 +34,7 @@ def test_pyodide_replays_every_game_exactly_like_cpython(page, server_url):
     assert not differing, f"Pyodide ({browser['python'].split()[0]}) differs on {differing[:5]}"
 
 
-BYTECODE_PROBE = """<!doctype html><html data-ready="false"><head>
-<script type="module" src="./pyscript/core.js"></script></head>
-<body><pre id="out"></pre><script type="py" config="./pyscript.json">
+BYTECODE_PROBE = """
 import importlib, importlib.machinery, importlib.util, json, os, sys
 compiled = []
 original = importlib.machinery.SourceFileLoader.source_to_code
@@ -55,6 +44,7 @@ def spy(self, data, path, *args, **kwargs):
 importlib.machinery.SourceFileLoader.source_to_code = spy
 import pygames
 import pgui
+pgui.ui_modules()  # every game's own modules, fetched on import (lazy)
 report = {"compiled": [], "checked": {}, "tag": sys.implementation.cache_tag}
 for package in (pygames, pgui):
     folder = os.path.dirname(package.__file__)
@@ -74,22 +64,14 @@ for package in (pygames, pgui):
             "unchecked_hash": flags == 1,
             "its_source": pyc[8:16] == importlib.util.source_hash(source)}
 report["compiled"] = [p for p in compiled if "/pygames/" in p or "/pgui/" in p]
-document = __import__("pyscript").document
-document.getElementById("out").textContent = json.dumps(report)
-document.documentElement.dataset.ready = "true"
-</script></body></html>
+result = json.dumps(report)
 """
 
 
 def test_pyodide_imports_our_modules_from_their_shipped_bytecode(page, server_url):
     """Every module of the wheel and of pgui/ comes with bytecode made from exactly its
     shipped source, and Pyodide imports them without compiling a line of ours."""
-    page.route(f"{server_url}/__bytecode__.html",
-               lambda route: route.fulfill(body=BYTECODE_PROBE,
-                                           content_type="text/html; charset=utf-8"))
-    page.goto(f"{server_url}/__bytecode__.html")
-    page.wait_for_selector(READY, state="attached", timeout=120_000)
-    report = json.loads(page.locator("#out").text_content())
+    report = json.loads(run_python(page, server_url, BYTECODE_PROBE, "bytecode"))
     modules = report["checked"]
     assert {"pygames", "pygames.core", *(f"pygames.{gid}" for gid in pygames.game_ids()),
             "pgui", "pgui.table", "pgui.session_glue", "pgui.kiriai_ui"} <= set(modules)

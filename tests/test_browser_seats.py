@@ -39,7 +39,7 @@ def lobby(page: Page) -> Page:
                lambda route: route.fulfill(body=html, content_type="text/html"))
     page.route(re.compile(r".*/app\.css$"),
                lambda route: route.fulfill(body=css, content_type="text/css"))
-    for name in ("glue.js", "pyscript/core.js", "peer.js", "offline.js"):
+    for name in ("glue.js", "peer.js", "offline.js"):
         page.route(re.compile(rf".*/{re.escape(name)}$"),
                    lambda route: route.fulfill(body="", content_type="text/javascript"))
     page.route(re.compile(r".*/play\.html(\?.*)?$"),

@@ -9,16 +9,17 @@ import shutil
 import subprocess
 import urllib.error
 import urllib.request
+import zipfile
 from pathlib import Path
 
 import pytest
-from helpers.dist import pyscript_config, wheel_name
+from helpers.dist import runtime_config, wheel_name
 
 from tools import dist
 from tools.paths import ROOT
 
 DIST = dist.DIST
-VENDORED = ("pyodide", "pyscript")  # third-party bundles; they contain CDN URLs as defaults
+VENDORED = ("pyodide",)  # a third-party bundle; it contains CDN URLs as defaults
 CDN = re.compile(r"jsdelivr|unpkg|cdnjs|pyscript\.net|//cdn\.", re.IGNORECASE)
 
 
@@ -35,11 +36,12 @@ def head(url: str):
         ("/pyodide/pyodide.mjs", "text/javascript", "max-age=86400"),
         ("/pyodide/pyodide.asm.mjs", "text/javascript", "max-age=86400"),
         ("/pyodide/python_stdlib.zip", "application/zip", "max-age=86400"),
-        ("/pyscript/core.js", "text/javascript", "max-age=86400"),
-        ("/pyscript.json", "application/json", "no-cache"),
+        ("/pyworker.mjs", "text/javascript", "no-cache"),
+        ("/runtime.json", "application/json", "no-cache"),
+        ("/py/app.zip", "application/zip", "no-cache"),
         ("/index.html", "text/html", "no-cache"),
         ("/bench/bare.html", "text/html", "no-cache"),
-        ("/pgui/__init__.py", "text/plain", "no-cache"),
+        ("/pgui/kiriai.css", "text/css", "no-cache"),
     ],
 )
 def test_served_types_and_cache(server_url, path, mime, cache):
@@ -55,37 +57,50 @@ def test_wheel_is_served_as_zip(server_url):
     assert headers["Content-Type"] == "application/zip"
 
 
-def test_pyscript_config_names_wheel_and_every_pgui_file():
-    config = pyscript_config()
-    assert config["interpreter"] == "./pyodide/pyodide.mjs"
+def test_runtime_config_names_wheel_and_every_pgui_module_once():
+    """runtime.json: our wheel unpacked at start; pgui's modules in py/app.zip, but each
+    game's own in py/<game id>.zip, fetched when imported (lazy), as is the QR-code wheel;
+    every module with its bytecode for Pyodide's Python (bytecode.py)."""
+    import pygames
+
+    config = runtime_config()
+    assert config["pyodide"] == "./pyodide/"
     assert (DIST / "pyodide" / "pyodide.mjs").is_file()
-    assert config["packages_cache"] == "passthrough"
-    assert config["sync_main_only"] is True  # the worker only answers the page's calls
-    pkg, *runtime = config["packages"]
+    (pkg,) = config["wheels"]
     assert pkg.startswith("./wheels/pygames-") and pkg.endswith(".whl")
     # The other wheels are exactly the pinned ones (segno for QR codes), checked by hash.
-    assert [Path(p).name for p in runtime] == list(dist.RUNTIME_WHEELS)
-    for p in [pkg, *runtime]:
-        assert (DIST / p).is_file()
+    lazy_wheels = sorted(Path(u).name for u in config["lazy"].values() if u.endswith(".whl"))
+    assert lazy_wheels == sorted(dist.RUNTIME_WHEELS)
+    assert config["lazy"]["segno"] == f"./wheels/{next(iter(dist.RUNTIME_WHEELS))}"
     for name, digest in dist.RUNTIME_WHEELS.items():
         assert hashlib.sha256((DIST / "wheels" / name).read_bytes()).hexdigest() == digest
     assert sorted(p.name for p in (DIST / "wheels").glob("*.whl")) == sorted(
-        Path(p).name for p in config["packages"])
+        [Path(pkg).name, *lazy_wheels])
+    assert (DIST / config["main"]).is_file()
 
     pgui = ROOT / "web" / "pgui"
-    expected = {
-        f"./pgui/{p.relative_to(pgui).as_posix()}"
-        for p in pgui.rglob("*.py")
-        if "__pycache__" not in p.parts
-    }
-    assert expected, "web/pgui has no Python files"
-    # each module with its bytecode for Pyodide's Python (bytecode.py)
-    tag = next(Path(u).name.split(".")[1] for u in config["files"] if u.endswith(".pyc"))
-    expected |= {f"./pgui/__pycache__/{Path(u).stem}.{tag}.pyc" for u in expected}
-    assert set(config["files"]) == expected
-    for url, dest in config["files"].items():
-        assert url == dest
-        assert (DIST / url).is_file(), url
+    modules = {p.relative_to(pgui).as_posix() for p in pgui.glob("*.py")}
+    assert modules, "web/pgui has no Python files"
+    held: dict[str, str] = {}
+    for archive in [*config["archives"], *set(config["lazy"].values())]:
+        if archive.endswith(".whl"):
+            continue
+        with zipfile.ZipFile(DIST / archive) as z:
+            names = z.namelist()
+        for name in names:
+            if name.endswith(".py"):
+                assert name not in held, f"{name} in {archive} and {held[name]}"
+                held[name] = archive
+                tag_pyc = [n for n in names if n.startswith(f"pgui/__pycache__/{name[5:-3]}.")]
+                assert len(tag_pyc) == 1, f"{name}: bytecode {tag_pyc}"
+    assert set(held) == {f"pgui/{m}" for m in modules}
+    for gid in pygames.game_ids():
+        own = {m for m in held if m.startswith(f"pgui/{gid}_")}
+        assert own and {held[m] for m in own} == {f"./py/{gid}.zip"}
+        for m in own:
+            assert config["lazy"][m[:-3].replace("/", ".")] == f"./py/{gid}.zip"
+    assert not [m for m, a in held.items() if a == "./py/app.zip"
+                and any(m.startswith(f"pgui/{g}_") for g in pygames.game_ids())]
 
 
 def test_pages_are_rendered_by_pgui():
@@ -154,7 +169,7 @@ def test_readme_serve_command_serves_the_app_on_the_chosen_port():
                 f"http://127.0.0.1:{port}/pyodide/pyodide.asm.wasm") as resp:
             assert resp.headers["Content-Type"] == "application/wasm"
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/play.html") as resp:
-            assert '<script type="py" worker src="./worker.py"' in resp.read().decode()
+            assert '<script src="./glue.js" defer></script>' in resp.read().decode()
         # The link-play relay is on the same origin (a plain GET is told to upgrade).
         with pytest.raises(urllib.error.HTTPError) as info:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/relay/room-0001")

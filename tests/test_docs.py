@@ -103,8 +103,32 @@ def test_embeds_are_titled_sized_and_lazy(built):
         assert frame["loading"] == "lazy"
         assert int(frame["height"]) >= 240  # the fallback when no script sizes it
         assert "width:100%" in frame["style"] and "border:0" in frame["style"]
-        assert urlsplit(frame["src"]).path == "../../embed.html"
+        path = urlsplit(frame["src"]).path
+        assert path == f"./board-{frame['id'].removeprefix('board-')}.html", path
     assert seen >= 2 * 3 * len(pygames.game_ids())
+
+
+def test_each_board_page_holds_its_first_frame_before_python_starts(built):
+    """A board's page is the embed page with its first frame already drawn (by the app's
+    own renderer, the frame Python draws first), in the page's language, with the game's
+    stylesheet and no Python of its own (glue.js starts the shared worker)."""
+    from pgui.session_glue import Session
+
+    for lang, _gid, frame in _embeds(built):
+        src = urlsplit(frame["src"])
+        text = (built / lang / src.path.removeprefix("./")).read_text(encoding="utf-8")
+        page = Page(text)
+        assert page.all("html")[0]["lang"] == lang
+        assert page.all("html")[0]["data-page"] == "embed"
+        (app,) = [a for a in page.all("div") if a.get("id") == "app"]
+        assert app.get("data-static") == "true" and "hidden" not in app
+        live = Session().open("mode=replay&embed=on&" + src.query, nav_lang=lang,
+                              page="../../play.html")
+        assert live["html"] in text  # exactly what Python draws first
+        assert f'href="../../{live["css"].removeprefix("./")}"' in text
+        scripts = {a.get("src") for a in page.all("script")}
+        assert "../../glue.js" in scripts and not any(a.get("type") == "py"
+                                                      for a in page.all("script"))
 
 
 def test_every_embed_record_decodes_and_replays(built):
@@ -193,9 +217,13 @@ def test_height_messages_are_listened_to(built):
 
 def test_build_docs_writes_only_what_changed(tmp_path):
     paths = docsbuild.build_docs(tmp_path)
+    boards = {f"{lang}/board-{name}.html" for lang in LANGS for gid in pygames.game_ids()
+              for name in docsbuild.board_titles(
+                  (docsbuild.PAGES / lang / f"{gid}.html").read_text(encoding="utf-8"))}
+    assert boards
     assert sorted(p.relative_to(tmp_path).as_posix() for p in paths) == sorted(
-        ["docs.css", "index.html"] + [f"{lang}/{gid}.html" for lang in LANGS
-                                      for gid in pygames.game_ids()])
+        ["docs.css", "index.html", *boards] + [f"{lang}/{gid}.html" for lang in LANGS
+                                               for gid in pygames.game_ids()])
     stamps = {p: p.stat().st_mtime_ns for p in paths}
     (tmp_path / "docs.css").write_text("stale", encoding="utf-8")
     docsbuild.build_docs(tmp_path)

@@ -12,6 +12,7 @@ import shutil
 
 import pytest
 
+from tools import compress
 from tools import dist as tools_dist
 
 DIST = tools_dist.DIST
@@ -34,19 +35,20 @@ def test_the_list_covers_every_file_of_the_app(dist):
     assert set(files) <= on_disk
     left_out = on_disk - set(files)
     assert all(p in ("sw.js", "precache.json", )
-               or p.startswith("wheels/.") for p in left_out), left_out
-    for page in ("index.html", "play.html", "embed.html", "pyscript.json", "worker.py",
+               or p.startswith("wheels/.") or compress.is_twin(p) for p in left_out), left_out
+    assert not [p for p in files if compress.is_twin(p)]  # the browser decodes those
+    for page in ("index.html", "play.html", "embed.html", "runtime.json", "worker.py",
+                 "pyworker.mjs", "pyboot.mjs",
                  "app.css", "boot.js", "glue.js", "peer.js", "offline.js",
                  "manifest.webmanifest", "favicon.svg", "icons/icon-192.png",
                  "icons/icon-512.png", "icons/maskable-512.png",
                  "pyodide/pyodide.mjs", "pyodide/pyodide.asm.wasm",
                  "pyodide/python_stdlib.zip", "pyodide/pyodide-lock.json",
-                 "pyscript/core.js", "pyscript/core.css", "docs/en/kiriai.html",
-                 "docs/ja/kiriai.html"):
+                 "docs/en/kiriai.html", "docs/ja/kiriai.html"):
         assert page in files, page
-    config = json.loads((dist / "pyscript.json").read_text())
-    for url in [*config["packages"], *config["files"]]:
-        assert url.removeprefix("./") in files, url  # every wheel and pgui file
+    config = json.loads((dist / "runtime.json").read_text())
+    for url in [*config["wheels"], *config["archives"], *config["lazy"].values(), config["main"]]:
+        assert url.removeprefix("./") in files, url  # every wheel and archive of modules
 
 
 def test_hashes_are_the_files_and_the_worker_carries_the_version(dist):

@@ -139,7 +139,8 @@ def test_a_replay_or_embed_that_cannot_be_shown_says_why_in_the_pages_language(l
 
 def test_glue_names_no_game():
     for path in (ROOT / "web/pgui/session_glue.py", ROOT / "web/worker.py",
-                 ROOT / "web/glue.js", ROOT / "web/boot.js"):
+                 ROOT / "web/glue.js", ROOT / "web/boot.js", ROOT / "web/pyworker.mjs",
+                 ROOT / "web/pyboot.mjs"):
         text = path.read_text(encoding="utf-8")
         named = [gid for gid in [*pygames.game_ids(), *pygames.PLANNED] if gid in text]
         assert not named, f"{path.name} names {named}"

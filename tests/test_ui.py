@@ -144,12 +144,10 @@ def test_planned_games_are_coming_soon_not_forms(monkeypatch):
 
 def test_lobby_boots_python_in_the_background_but_shows_no_loading_screen(lobby_html):
     all_tags = tags(lobby_html)
-    assert any(tag == "script" and attrs.get("type") == "module"
-               and attrs.get("src") == "./pyscript/core.js" for tag, attrs in all_tags)
-    # Python runs in a worker (the page's main thread only draws).
-    assert any(tag == "script" and attrs.get("type") == "py" and attrs.get("src") == "./worker.py"
-               and "worker" in attrs and attrs.get("config") == "./pyscript.json"
-               for tag, attrs in all_tags)
+    # Python runs in a worker that glue.js starts (the page's main thread only draws);
+    # no PyScript tag, no Python on the page itself.
+    assert any(tag == "script" and attrs.get("src") == "./glue.js" for tag, attrs in all_tags)
+    assert not any(tag == "script" and attrs.get("type") == "py" for tag, attrs in all_tags)
     loading = next(attrs for tag, attrs in all_tags if attrs.get("id") == "loading")
     assert "hidden" in loading, "the lobby must not greet players with a loading screen"
     play = pages.render_play()

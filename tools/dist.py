@@ -1,16 +1,23 @@
 """Assembling dist/: the runtime files from npm, our wheel (with Pyodide's bytecode), the
-app (web/ and public/, pgui's bytecode, the rules pages, the generated pages and PyScript's
-configuration) and, last, the service worker's precache list.
+app (web/ and public/, the rules pages, the generated pages), the app's Python modules as
+archives (``py/``, with Pyodide's bytecode), the worker's ``runtime.json`` and, last, the
+service worker's precache list.
 
-Nothing is fetched at run time from a CDN: Pyodide and PyScript come from npm (``npm ci``,
-checked against package-lock.json's integrity hashes) and are served from dist/; the
-runtime wheels come from PyPI through pip, each checked against its pinned sha256.
+Nothing is fetched at run time from a CDN: Pyodide comes from npm (``npm ci``, checked
+against package-lock.json's integrity hashes) and is served from dist/; the runtime wheels
+come from PyPI through pip, each checked against its pinned sha256.
+
+``runtime.json`` is what ``web/pyboot.mjs`` starts: Pyodide's folder, the wheels to unpack,
+``py/app.zip`` (pgui without any game's own modules), and ``lazy``: the modules fetched
+only when imported, each game's own (``py/<game id>.zip``: ``pgui/<game id>_*.py``) and
+the QR-code wheel (only link play draws a QR code).
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import io
 import json
 import os
 import shutil
@@ -21,7 +28,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from tools import bytecode, docsbuild
+from tools import bytecode, compress, docsbuild
 from tools.paths import DIST, NODE_MODULES, PUBLIC, ROOT, WEB, WHEEL_CACHE, BuildError, log
 
 NPM_STAMP = NODE_MODULES / ".pygames-stamp"
@@ -35,7 +42,7 @@ PYODIDE_FILES = [
     "pyodide.js",  # optional
 ]
 # Top-level entries of dist/ that the build manages itself (not copied from web/ or public/).
-RUNTIME_DIRS = ("pyodide", "pyscript", "wheels")
+RUNTIME_DIRS = ("pyodide", "py", "wheels")
 SKIP_NAMES = {"__pycache__", ".DS_Store"}
 SKIP_SUFFIXES = {".pyc", ".pyo"}
 
@@ -90,7 +97,8 @@ def _sync(mapping: dict[str, Path], dst_root: Path, keep=lambda rel: False) -> i
             for name in filenames:
                 p = Path(dirpath) / name
                 rel = p.relative_to(dst_root).as_posix()
-                if rel not in mapping and not keep(rel):
+                source = rel[:-3] if compress.is_twin(rel) else rel  # twins go with their file
+                if not any(r in mapping or keep(r) for r in (rel, source)):
                     p.unlink()
                     changed += 1
             d = Path(dirpath)
@@ -107,7 +115,6 @@ def ensure_node_modules() -> None:
     fresh = (
         NPM_STAMP.exists()
         and (NODE_MODULES / "pyodide").is_dir()
-        and (NODE_MODULES / "@pyscript" / "core" / "dist").is_dir()
         and NPM_STAMP.stat().st_mtime >= lock.stat().st_mtime
     )
     if fresh:
@@ -118,7 +125,7 @@ def ensure_node_modules() -> None:
             "npm not found: install Node.js (which provides npm); build.py runs `npm ci` "
             "to fetch the pinned Pyodide and PyScript from the npm registry."
         )
-    log("npm ci (Pyodide + PyScript, integrity-checked by package-lock.json)")
+    log("npm ci (Pyodide, integrity-checked by package-lock.json)")
     _run([npm, "ci", "--no-audit", "--no-fund"], cwd=ROOT)
     NPM_STAMP.write_text(f"npm ci at {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
 
@@ -132,10 +139,7 @@ def copy_runtime() -> int:
             mapping[name] = pyo / name
         elif name != "pyodide.js":
             raise BuildError(f"missing {pyo / name}: delete node_modules/ and rebuild")
-    changed = _sync(mapping, DIST / "pyodide")
-    core = NODE_MODULES / "@pyscript" / "core" / "dist"
-    changed += _sync(_tree_files(core, skip_suffixes=(".map",)), DIST / "pyscript")
-    return changed
+    return _sync(mapping, DIST / "pyodide")
 
 
 def _source_hash() -> str:
@@ -267,32 +271,92 @@ def pgui_bytecode() -> dict[str, Path]:
                                if rel.endswith(".py")})
 
 
-def pyscript_config(wheel: Path, pycs: dict[str, Path] | None = None) -> dict:
-    pgui_files = sorted(_tree_files(WEB / "pgui"))
+def _game_of(rel: str, ids: list[str]) -> str:
+    """The game whose own module ``rel`` (``<name>.py`` in pgui/) is, or ""."""
+    name = rel.rsplit("/", 1)[-1]
+    return next((gid for gid in ids if name.startswith(f"{gid}_")), "")
+
+
+def _zip(path: Path, members: dict[str, Path]) -> bool:
+    """Write ``members`` ({name in zip: file}) to ``path`` with fixed dates (same files,
+    same bytes: the service worker's version changes only when the code does)."""
+    buf = io.BytesIO()
+    # Stored, not deflated: the server's brotli twin (tools/compress.py) is a quarter smaller
+    # than deflate would be, and a worker unpacks stored members at no cost.
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
+        for name in sorted(members):
+            z.writestr(zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0)),
+                       members[name].read_bytes(), zipfile.ZIP_STORED)
+    data = buf.getvalue()
+    if path.is_file() and path.read_bytes() == data:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return True
+
+
+def app_archives(pycs: dict[str, Path]) -> dict[str, dict[str, Path]]:
+    """``{"app": {...}, "<game id>": {...}}``: pgui's modules and their bytecode, the
+    games' own (``<game id>_*.py``) apart from the rest."""
+    import pygames
+
+    ids = list(pygames.game_ids())
+    out: dict[str, dict[str, Path]] = {"app": {}}
+    for rel, path in _tree_files(WEB / "pgui").items():
+        if not rel.endswith(".py"):
+            continue
+        owner = _game_of(rel, ids) or "app"
+        out.setdefault(owner, {})[f"pgui/{rel}"] = path
+        pyc = next((k for k in pycs if k.startswith(f"pgui/__pycache__/{rel[:-3]}.")), None)
+        if pyc:
+            out[owner][pyc] = pycs[pyc]
+    return out
+
+
+def write_archives(pycs: dict[str, Path]) -> dict[str, str]:
+    """``dist/py/<name>.zip`` for each of :func:`app_archives`; stale ones removed.
+    Returns {name: path relative to dist/}."""
+    archives = app_archives(pycs)
+    folder = DIST / "py"
+    for name, members in archives.items():
+        _zip(folder / f"{name}.zip", members)
+    for stale in folder.glob("*.zip"):
+        if stale.stem not in archives:
+            stale.unlink()
+    return {name: f"py/{name}.zip" for name in archives}
+
+
+def runtime_config(wheel: Path, archives: dict[str, str]) -> dict:
+    """``runtime.json``: what ``web/pyboot.mjs`` starts (see the module docstring). Paths
+    are relative to the file itself."""
+    lazy = {}
+    for name, rel in archives.items():
+        if name == "app":
+            continue
+        for member in sorted(app_archives({})[name]):
+            lazy[member[:-3].replace("/", ".")] = f"./{rel}"
+    for whl in RUNTIME_WHEELS:
+        lazy[whl.split("-", 1)[0]] = f"./wheels/{whl}"
     return {
-        "interpreter": "./pyodide/pyodide.mjs",
-        # A "./" path is resolved by PyScript against the URL of this config file, then
-        # handed to loadPyodide({packages}) unchanged ("passthrough": no micropip).
-        "packages": [f"./wheels/{wheel.name}", *(f"./wheels/{n}" for n in RUNTIME_WHEELS)],
-        "packages_cache": "passthrough",
-        # The modules of the app, each with its bytecode for Pyodide's Python (bytecode.py).
-        "files": {f"./{rel}": f"./{rel}" for rel in
-                  [f"pgui/{r}" for r in pgui_files if r.endswith(".py")] + sorted(pycs or {})},
-        # Python runs in a worker that only answers the page's calls (no window/document
-        # without cross-origin isolation, on purpose): this tells PyScript not to warn.
-        "sync_main_only": True,
+        "pyodide": "./pyodide/",
+        "wheels": [f"./wheels/{wheel.name}"],
+        "archives": [f"./{archives['app']}"],
+        "files": {},
+        "lazy": lazy,
+        "main": "./worker.py",
+        "snapshot": None,
     }
 
 
-GENERATED = ("index.html", "play.html", "embed.html", "pyscript.json", "sw.js", "precache.json")
+GENERATED = ("index.html", "play.html", "embed.html", "runtime.json", "sw.js", "precache.json")
 
 
 def copy_app(wheel: Path) -> int:
-    """Copy web/ then public/ into dist/, drop stale files, write the generated ones."""
-    mapping = _tree_files(WEB)
+    """Copy web/ then public/ into dist/ (pgui's Python goes into archives, its stylesheets
+    as they are), drop stale files, write the generated ones."""
+    mapping = {rel: p for rel, p in _tree_files(WEB).items()
+               if not (rel.startswith("pgui/") and rel.endswith(".py"))}
     mapping.update(_tree_files(PUBLIC))
-    pycs = pgui_bytecode()
-    mapping.update(pycs)
     for rel in GENERATED:
         mapping.pop(rel, None)
     # The rules pages: written into dist/docs/ (if changed), kept by _sync.
@@ -304,12 +368,13 @@ def copy_app(wheel: Path) -> int:
         DIST,
         keep=lambda rel: rel in GENERATED or rel.split("/", 1)[0] in RUNTIME_DIRS,
     )
+    archives = write_archives(pgui_bytecode())
     lobby, play, embed = _render_pages()
     changed += _write_if_changed(DIST / "index.html", lobby)
     changed += _write_if_changed(DIST / "play.html", play)
     changed += _write_if_changed(DIST / "embed.html", embed)
-    config = json.dumps(pyscript_config(wheel, pycs), indent=2) + "\n"
-    changed += _write_if_changed(DIST / "pyscript.json", config)
+    config = json.dumps(runtime_config(wheel, archives), indent=2) + "\n"
+    changed += _write_if_changed(DIST / "runtime.json", config)
     return changed
 
 
@@ -322,7 +387,8 @@ def precache_files(dist_dir: Path | str = DIST) -> dict[str, str]:
     """{path in dist/: sha256 prefix} of every file the service worker precaches."""
     out = {}
     for rel, path in _tree_files(Path(dist_dir), bytecode=True).items():
-        if not rel.startswith(PRECACHE_SKIP) and not rel.startswith("."):
+        if (not rel.startswith(PRECACHE_SKIP) and not rel.startswith(".")
+                and not compress.is_twin(rel)):  # the server sends twins, not the SW
             out[rel] = _sha256(path)[:16]
     return out
 
@@ -372,12 +438,13 @@ def build(quiet: bool = False) -> Path:
     wheel = build_wheel()
     fetch_runtime_wheels()
     copy_app(wheel)
+    compress.write_compressed(DIST)  # .br/.gz twins (tools/compress.py)
     write_precache(DIST)  # last: it lists and hashes the finished dist/
     if not quiet:
         app = _size(DIST) - sum(_size(DIST / d) for d in RUNTIME_DIRS)
         log(
             f"dist/ ready in {time.perf_counter() - t0:.1f} s: "
-            f"pyodide {_mb(_size(DIST / 'pyodide'))}, pyscript {_mb(_size(DIST / 'pyscript'))}, "
+            f"pyodide {_mb(_size(DIST / 'pyodide'))}, app modules {_mb(_size(DIST / 'py'))}, "
             f"wheel {wheel.name} {_mb(_size(wheel))}, app {_mb(app)}"
         )
     return DIST

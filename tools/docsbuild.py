@@ -11,12 +11,17 @@ boards' records in ``docs/records.json`` (made by playing the engines:
 * ``<h1>`` is the page's heading (and its ``<title>``); a ``<p class="lead">`` its intro,
   also shown in the index; every ``<h2 id="...">`` gets an entry in the page's contents.
 * ``{{board NAME "what it shows"}}`` is replaced by the live board ``NAME`` of
-  records.json: an ``<iframe>`` of ``embed.html`` (the quoted text is its title), and
+  records.json: an ``<iframe>`` of its board page (the quoted text is its title), and
   ``{{ply NAME}}`` by the step that board opens at. Put the board in a ``<figure>`` whose
   ``<figcaption>`` says what to look at.
 
-Standard library only (build.py runs it with any Python 3.11+); pygames itself is imported
-to list the games and to write the records as ``pygames.records.to_string`` does.
+Each board page (``<lang>/board-<NAME>.html``) is ``embed.html`` with the board's first
+frame already in it, drawn here by the app's own renderer (``pgui``, pure Python): the
+reader sees every board at once, and Python starts (one runtime shared by the page's
+boards) only when a board comes into view or is touched.
+
+Standard library only (build.py runs it with any Python 3.11+); pygames and pgui are
+imported to list the games, write the records and draw the first frames.
 """
 
 from __future__ import annotations
@@ -176,8 +181,8 @@ def record_string(record: dict[str, Any]) -> str:
     return records.to_string(record)
 
 
-def embed_url(board: dict[str, Any], lang: str, embed_base: str) -> str:
-    """The embed page's address for ``board``, relative (``embed_base`` + embed.html)."""
+def embed_query(board: dict[str, Any], lang: str) -> str:
+    """The embed's query for ``board`` (as ``embed.html`` reads it)."""
     params = [
         ("game", board["game"]),
         ("record", record_string(board["record"])),
@@ -189,16 +194,61 @@ def embed_url(board: dict[str, Any], lang: str, embed_base: str) -> str:
         ("theme", "auto"),
         ("interactive", "on"),  # a reader may play on from any board
     ]
-    query = "&".join(f"{k}={quote(v, safe='')}" for k, v in params)
-    return f"{embed_base}embed.html?{query}"
+    return "&".join(f"{k}={quote(v, safe='')}" for k, v in params)
+
+
+def embed_url(board: dict[str, Any], lang: str, embed_base: str) -> str:
+    """The embed page's address for ``board``, relative (``embed_base`` + embed.html)."""
+    return f"{embed_base}embed.html?{embed_query(board, lang)}"
+
+
+def board_page_name(name: str) -> str:
+    return f"board-{name}.html"
+
+
+def board_url(name: str, board: dict[str, Any], lang: str) -> str:
+    """The board page's address from its rules page (the same folder)."""
+    return f"./{board_page_name(name)}?{embed_query(board, lang)}"
+
+
+def first_frame(board: dict[str, Any], lang: str, app_base: str = "../../") -> tuple[str, str]:
+    """(HTML, stylesheet) of ``board`` as the embed first draws it, by the app's renderer."""
+    from pgui.session_glue import Session
+
+    r = Session().open("mode=replay&embed=on&" + embed_query(board, lang), nav_lang=lang,
+                       page=f"{app_base}play.html")
+    if "error" in r:
+        raise ValueError(f"board {board.get('game')}: {r['error']}")
+    return r["html"], r.get("css") or ""
+
+
+def render_board_page(name: str, title: str, boards: dict[str, dict[str, Any]], lang: str,
+                      app_base: str = "../../") -> str:
+    """The board page of ``name``: ``embed.html`` holding its first frame."""
+    from pgui.pages import render_embed
+
+    frame, css = first_frame(boards[name], lang, app_base)
+    page = render_embed(prefix=app_base, frame=frame, title=f"{esc(title)} | pygames")
+    page = page.replace('<html lang="en"', f'<html lang="{lang}"', 1)
+    if css:  # the game's look from the first frame on (glue.js adds the same link later)
+        link = f'<link rel="stylesheet" href="{app_base}{css.removeprefix("./")}" data-game="true">'
+        page = page.replace("</head>", link + "\n</head>", 1)
+    return page
+
+
+def board_titles(fragment: str) -> dict[str, str]:
+    """{board name: its title} of a page's fragment."""
+    return {m.group(1): m.group(2) for m in _BOARD.finditer(fragment)}
 
 
 def board_html(name: str, title: str, boards: dict[str, dict[str, Any]], lang: str,
                embed_base: str) -> str:
     board = boards[name]
     height = int(board.get("height", 600))
+    src = (embed_url(board, lang, embed_base) if embed_base != "../../"
+           else board_url(name, board, lang))
     return (f'<iframe class="board" id="board-{esc(name)}" '
-            f'src="{esc(embed_url(board, lang, embed_base))}" title="{esc(title)}" '
+            f'src="{esc(src)}" title="{esc(title)}" '
             f'loading="lazy" height="{height}" '
             f'style="width:100%;border:0;min-height:240px;height:{height}px"></iframe>')
 
@@ -310,6 +360,12 @@ def render_all(embed_base: str = "../../") -> dict[str, str]:
     for lang in LANGS:
         for gid in ids:
             out[f"{lang}/{gid}.html"] = render_page(gid, lang, boards, embed_base)
+            if embed_base != "../../":
+                continue  # boards from another app (a test's): no board pages
+            fragment = (PAGES / lang / f"{gid}.html").read_text(encoding="utf-8")
+            for name, title in board_titles(fragment).items():
+                out[f"{lang}/{board_page_name(name)}"] = render_board_page(
+                    name, title, boards, lang)
     return out
 
 

@@ -2,8 +2,8 @@
 // failure into a readable message instead of a blank page.
 //
 // Python runs in a worker driven by glue.js. play.html waits for its table at once. The
-// lobby starts the worker in the background and only waits once the player presses Play
-// (window.pygamesWait); glue.js then opens the table through window.pygamesOpen, or picks
+// lobby starts the worker when the player presses Play (window.pygamesWait) or, before,
+// when the page is idle on a connection that is not metered; glue.js then opens the table through window.pygamesOpen, or picks
 // up window.pygamesPending when the worker is ready. Load progress is glue.js's too.
 (function () {
   "use strict";
@@ -30,6 +30,11 @@
 
   function showError(message) {
     if (el("load-error-text")) el("load-error-text").textContent = message;
+    var open = el("load-error-open");  // an embed: the same board in the app, on our origin
+    if (open && !open.dataset.query) {
+      open.dataset.query = "true";
+      open.href = open.getAttribute("href") + "?mode=replay&" + location.search.replace(/^\?/, "");
+    }
     if (el("load-error")) el("load-error").hidden = false;
     if (el("loading")) el("loading").hidden = true;
     root.dataset.failed = "true";
@@ -45,7 +50,11 @@
   function startWaiting() {
     waiting = true;
     if (failure) showError(failure);
-    setTimeout(function () {
+    setTimeout(function check() {
+      if (!root.dataset.python) {  // Python has not started (an embed out of view): wait on
+        setTimeout(check, 120000);
+        return;
+      }
       if (!tableOpen() && !failure) {
         fail(root.lang === "ja" ? "読み込みに時間がかかりすぎています。" : "Loading is taking too long.");
       }
@@ -59,6 +68,7 @@
       return;
     }
     window.pygamesPending = query;
+    if (window.pygamesStart) window.pygamesStart();  // the runtime starts now, if not yet
     if (window.pygamesOpen) {
       window.pygamesOpen(query);
       return;

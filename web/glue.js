@@ -71,28 +71,87 @@
 
   // ---------------------------------------------------------------- the worker
 
+  // The worker (pyworker.mjs) beside this script. Embeds share one (a SharedWorker: every
+  // board of a page on one runtime) where the browser allows it; a page of its own, or a
+  // browser without SharedWorker (or refusing it, as some do in a cross-site iframe), gets
+  // a dedicated one. Its messages: pyworker.mjs.
+  var here = (document.currentScript && document.currentScript.src) || location.href;
+  var calls = {};
+  var nextCall = 0;
+  var started = false;
+
+  function connect(share) {
+    var url = new URL("./pyworker.mjs", here);
+    if (share && typeof SharedWorker === "function") {
+      try {
+        var shared = new SharedWorker(url, { type: "module", name: "pygames" });
+        shared.port.start();
+        return { port: shared.port, events: shared, shared: true };
+      } catch (e) { /* refused here: a worker of this page's own */ }
+    }
+    var w = new Worker(url, { type: "module", name: "pygames" });
+    return { port: w, events: w, shared: false };
+  }
+
   function start() {
-    var script = document.querySelector('script[type="py"][worker]');
-    if (!script) return;
+    if (started) return;
+    started = true;
     setStage("page");
-    (function find() {  // PyScript defines script.xworker once it has read the page
-      if (!script.xworker) { setTimeout(find, 15); return; }
-      var xw = script.xworker;
-      setStage("runtime");
-      xw.addEventListener("message", function (e) {
-        if (e.data === "pygames:python") setStage("games");
-      });
-      xw.addEventListener("error", function (e) {  // the worker script itself failed
-        if (stage !== "ready") failed((e && e.message) || "the Python worker failed to start");
-      });
-      xw.ready.then(function () {
-        worker = xw;
-        setStage("ready");
-        whenReady();
-      }, function (err) {
-        failed(String((err && (err.message || err)) || "the Python worker failed to start"));
-      });
-    })();
+    try {
+      attach(connect(root.dataset.page === "embed"));
+    } catch (e) {
+      failed(String((e && e.message) || e));
+    }
+  }
+
+  function attach(link) {
+    var heard = false;
+    setStage("runtime");
+    root.dataset.pythonWorker = link.shared ? "shared" : "dedicated";
+    link.port.onmessage = function (e) {
+      heard = true;
+      var data = e.data || {};
+      if (data.runtime) {  // which runtime answers this page (tests count them)
+        root.dataset.pythonRuntime = data.runtime.id;
+      } else if (data.failed) {
+        if (stage !== "ready") failed(data.failed);
+      } else if (data.stage) {
+        if (data.stage === "ready") {
+          if (stage !== "ready") {
+            worker = link.port;
+            setStage("ready");
+            whenReady();
+          }
+        } else if (data.stage !== "runtime") {
+          setStage(data.stage);
+        }
+      } else if (data.id in calls) {
+        var pending = calls[data.id];
+        delete calls[data.id];
+        if ("error" in data) pending[1](new Error(data.error));
+        else pending[0](data.result);
+      }
+    };
+    link.events.addEventListener("error", function (e) {  // the worker script itself failed
+      if (link.shared && !heard) {  // a browser that refuses shared workers in this frame
+        link.port.onmessage = null;  // (a cross-site one without storage): one of our own
+        attach(connect(false));
+        return;
+      }
+      if (stage !== "ready") failed((e && e.message) || "the Python worker failed to start");
+    });
+    addEventListener("pagehide", function (e) {
+      if (!e.persisted) link.port.postMessage({ bye: true });
+    });
+  }
+  window.pygamesStart = start;
+
+  function post(name, args) {
+    return new Promise(function (ok, fail) {
+      var id = nextCall++;
+      calls[id] = [ok, fail];
+      worker.postMessage({ id: id, name: name, args: args });
+    });
   }
 
   // Worker calls run one after the other, in click order. When none is on its way the
@@ -101,7 +160,7 @@
   var inFlight = 0;
 
   function call(name, args) {
-    var run = function () { return worker.sync[name].apply(null, args); };
+    var run = function () { return post(name, args); };
     inFlight += 1;
     var job = (inFlight === 1 ? new Promise(function (ok) { ok(run()); }) : queue.then(run))
       .then(JSON.parse);
@@ -142,6 +201,7 @@
   // ---------------------------------------------------------------- the table
 
   var lastHtml = null;
+  var queued = "";  // a click on a board's first frame, made before Python was ready
 
   function render(r) {
     lastHtml = r.html;
@@ -273,11 +333,14 @@
 
   function stylesheet(href) {
     if (!href) return Promise.resolve();
+    if (!sheets[href] && document.querySelector('link[data-game][href$="' + href.replace(/^\.\//, "/") + '"]')) {
+      sheets[href] = Promise.resolve();  // a board page has it from the start
+    }
     if (!sheets[href]) {
       sheets[href] = new Promise(function (resolve) {
         var link = document.createElement("link");
         link.rel = "stylesheet";
-        link.href = href;
+        link.href = new URL(href, here).href;  // from the top of the app, wherever the page is
         link.dataset.game = "true";
         link.onload = link.onerror = function () { resolve(); };
         setTimeout(resolve, 5000);  // never keep the table waiting on a stylesheet
@@ -529,6 +592,11 @@
       return;
     }
     var target = e.target.closest("[data-cmd]");
+    if (target && !target.disabled && app.dataset.static === "true") {
+      queued = target.getAttribute("data-cmd");  // a board's first frame: Python is on its way
+      start();
+      return;
+    }
     if (!target || target.disabled || !worker || root.dataset.table !== "open") return;
     var cmd = target.getAttribute("data-cmd");
     // What the player typed goes with the click (data-with: field ids; pgui/tools.py).
@@ -558,7 +626,7 @@
     // The embed page is always a replay with minimal chrome, whatever its query says.
     if (root.dataset.page === "embed") query = "mode=replay&embed=on&" + query;
     var link = linkStorage(query);
-    var page = new URL("./play.html", location.href).href;
+    var page = new URL("./play.html", here).href;
     command("open_table", [query, savedLang(), navigator.language || "en", link.fragment,
                            link.stored, page]).then(function (r) {
       if (r.error) {  // the error screen: what could not be done, then the actual problem
@@ -577,9 +645,15 @@
       return stylesheet(r.css).then(function () {  // the table appears with its own look
         el("loading").hidden = true;
         app.hidden = false;
+        delete app.dataset.static;
         root.dataset.table = "open";
         show(r);
         root.dataset.ready = "true";
+        if (queued) {  // the click made on the first frame, now that the table is live
+          var cmd = queued;
+          queued = "";
+          command("command", [cmd]).then(show, report);
+        }
       });
     }, function (err) {
       failed(String((err && (err.message || err)) || "the table could not start"));
@@ -697,7 +771,34 @@
     app.addEventListener("pointerdown", function () { pressed = true; });
     document.addEventListener("pointerup", released);
     document.addEventListener("pointercancel", released);
-    start();
+    if (el("lobby")) startWhenIdle();
+    else if (root.dataset.page === "embed") startInView();
+    else start();
+  }
+
+  // The lobby is usable without Python: the runtime (several MB) is fetched when the
+  // player presses Play (boot.js calls pygamesStart), or before, once the page is idle,
+  // unless the browser asks to save data or the connection is a slow one.
+  function startWhenIdle() {
+    var c = navigator.connection;
+    if (c && (c.saveData || /(^|-)2g$/.test(c.effectiveType || ""))) return;
+    if (window.requestIdleCallback) requestIdleCallback(start, { timeout: 4000 });
+    else setTimeout(start, 1000);
+  }
+
+  // An embed starts Python when its board comes into view (a rules page's later boards
+  // wait until the reader scrolls to them) or when the reader reaches for it.
+  function startInView() {
+    ["pointerdown", "keydown", "focusin"].forEach(function (name) {
+      document.addEventListener(name, start, { capture: true, once: true });
+    });
+    if (!window.IntersectionObserver) { start(); return; }
+    var seen = new IntersectionObserver(function (entries) {
+      if (!entries.some(function (e) { return e.isIntersecting; })) return;
+      seen.disconnect();
+      start();
+    });
+    seen.observe(document.body);
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);

@@ -4,8 +4,8 @@
 // (controllerchange), and then this page reloads. "Later" hides the banner; the next
 // visit offers it again.
 //
-// The first registration waits until Python is up (or failed, or 15 s), so the precache
-// does not compete with the first start; once installed, the update check runs at once. Where there is no service worker to have (a cross-origin
+// The first registration waits until Python is up (or failed, or 15 s after it started
+// loading), so the precache does not compete with the first start; once installed, the update check runs at once. Where there is no service worker to have (a cross-origin
 // iframe with partitioned or blocked storage, a sandboxed frame, file://) nothing happens:
 // every failure is caught and the page works as before.
 //
@@ -14,6 +14,8 @@
 (function () {
   "use strict";
   var root = document.documentElement;
+  // Beside this script, wherever the page is (a rules page's board is in docs/<lang>/).
+  var script = new URL("./sw.js", (document.currentScript && document.currentScript.src) || location.href);
   var sw;
   try {
     sw = navigator.serviceWorker;
@@ -95,7 +97,7 @@
   function register() {
     var reg;
     try {
-      reg = sw.register("./sw.js");
+      reg = sw.register(script.href);
     } catch (e) {
       return;
     }
@@ -116,15 +118,18 @@
   }
 
   // Once the page is drawn with Python behind it (html[data-ready], the lobby's or the
-  // table's), or Python failed, or after 15 s, whichever comes first, and never while the
-  // bot thinks: the first install hashes every file of the app, and on a small machine
-  // that work took two thirds of the bot's second of thought (#app[data-thinking]), and
-  // started with Python (before the table's first drawing) it made that drawing and the
-  // next ones main-thread tasks of up to 150 ms instead of 50-100 (2 cores, Chromium).
-  var started = false, waited = false;
+  // table's), or Python is up or failed, or 15 s after Python started loading, whichever
+  // comes first, and never while the bot thinks: the first install hashes every file of
+  // the app, and on a small machine that work took two thirds of the bot's second of
+  // thought (#app[data-thinking]), and started with Python (before the table's first
+  // drawing) it made that drawing and the next ones main-thread tasks of up to 150 ms
+  // instead of 50-100 (2 cores, Chromium). A lobby that has not started Python (glue.js
+  // waits for Play, or for an idle moment on a connection that is not metered) installs
+  // nothing: the offline copy is the runtime's bytes too.
+  var started = false, waited = false, timer = null;
   function pythonDone() {
     var state = root.dataset.python;
-    return waited || root.dataset.ready === "true" || state === "failed" ||
+    return waited || root.dataset.ready === "true" || state === "ready" || state === "failed" ||
       Boolean(root.dataset.failed);
   }
   function botThinking() {
@@ -132,6 +137,9 @@
     return Boolean(app && app.dataset.thinking === "true");
   }
   function maybeStart() {
+    if (!timer && root.dataset.python === "loading") {
+      timer = setTimeout(function () { waited = true; maybeStart(); }, 15000);
+    }
     if (!started && pythonDone() && !botThinking()) start();
   }
   function start() {
@@ -145,8 +153,8 @@
                            attributeFilter: ["data-python", "data-ready", "data-failed",
                                              "data-thinking"] });
   addEventListener("load", function () {
-    if (!document.querySelector('script[type="py"]')) start();
-    else setTimeout(function () { waited = true; maybeStart(); }, 15000);
+    if (!window.pygamesStart) start();  // a page without Python
+    else maybeStart();
   });
   // Installed already (this page came from the cache): look for an update at once; that
   // fetches sw.js, and an update copies its unchanged files from the cache.

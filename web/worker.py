@@ -1,57 +1,114 @@
-"""The Python side of every page: runs in a PyScript worker, never touches the page.
+"""The Python side of every page: runs in the Python worker, never touches the page.
 
-``<script type="py" worker src="./worker.py" config="./pyscript.json">`` starts it (in
-``pgui.pages.python_shell``). The engines and the table (``pygames``, ``pgui``) live
-here, so the page's main thread never waits for Python; ``glue.js`` on the main thread
-calls the functions exported below (``await script.xworker.sync.open_table(...)``) and
-draws the HTML they return.
+``pyworker.mjs`` (a Web Worker: dedicated for a page, shared by the boards of one page)
+starts Pyodide (``pyboot.mjs``), runs this file and hands each page's calls to
+:func:`call`. The engines and the table (``pygames``, ``pgui``) live here, so the page's
+main thread never waits for Python; ``glue.js`` draws the HTML the calls return. Each
+page connected to the worker (a client) has a table of its own: a :class:`Session`.
 
-Every function returns a JSON text: see :class:`pgui.session_glue.Session`.
+Modules the build marks lazy (a game's own UI, the QR-code wheel: ``runtime.json``'s
+``lazy``) are fetched when first imported, by :class:`LazyImporter`: a table loads only its
+own game's UI and, outside link play, no QR code.
+
+Every call returns a JSON text: see :class:`pgui.session_glue.Session`.
 """
 
+import importlib
+import io
 import json
+import sys
+import zipfile
 
-from polyscript import xworker
-
-# The runtime is up and this code runs: tell the page's progress bar, then load the games.
-xworker.postMessage("pygames:python")
-
-from pgui.session_glue import Session  # noqa: E402 - after the progress message
-
-session = Session()
+HOME = "/home/pyodide"
 
 
-def open_table(query, saved_lang=None, nav_lang=None, fragment="", stored="", page=""):
+class LazyImporter:
+    """Fetches a module's archive (a zip or a wheel) the first time it is imported,
+    unpacks it into the home folder (on ``sys.path``), and lets the normal import find it."""
+
+    def __init__(self, table):
+        self.table = dict(table)  # module name -> archive URL
+
+    def find_spec(self, name, path=None, target=None):
+        url = self.table.get(name)
+        if url is None:
+            return None
+        for other in [m for m, u in self.table.items() if u == url]:
+            del self.table[other]  # one archive may hold several modules
+        zipfile.ZipFile(io.BytesIO(fetch_bytes(url))).extractall(HOME)
+        importlib.invalidate_caches()
+        return None  # the path finder now finds it
+
+
+def fetch_bytes(url):
+    """GET ``url`` synchronously (allowed in a worker): its bytes, or OSError."""
+    from js import XMLHttpRequest
+
+    request = XMLHttpRequest.new()
+    request.open("GET", url, False)
+    request.responseType = "arraybuffer"
+    request.send(None)
+    if request.status != 200:
+        raise OSError(f"{url}: HTTP {request.status}")
+    return request.response.to_bytes()
+
+
+# pyboot.mjs puts the table ({module: URL}) in __main__.
+sys.meta_path.insert(0, LazyImporter(getattr(sys.modules["__main__"], "_PYGAMES_LAZY", {})))
+
+from pgui.session_glue import Session  # noqa: E402 - after the importer
+
+sessions = {}
+
+
+def _session(client):
+    if client not in sessions:
+        sessions[client] = Session()
+    return sessions[client]
+
+
+def open_table(session, query, saved_lang=None, nav_lang=None, fragment="", stored="",
+               page=""):
     """Start the table ``query`` names (``saved_lang``/``nav_lang``: what the page knows;
     link play also gets the address's ``fragment``, its ``stored`` session and ``page`` URL)."""
-    return json.dumps(session.open(str(query), saved_lang=saved_lang or None,
-                                   nav_lang=nav_lang or None, fragment=str(fragment or ""),
-                                   stored=str(stored or ""), page=str(page or "")))
+    return session.open(str(query), saved_lang=saved_lang or None, nav_lang=nav_lang or None,
+                        fragment=str(fragment or ""), stored=str(stored or ""),
+                        page=str(page or ""))
 
 
-def command(cmd):
+def command(session, cmd):
     """A click on ``[data-cmd]``."""
-    return json.dumps(session.command(str(cmd)))
+    return session.command(str(cmd))
 
 
-def advance():
+def advance(session):
     """The next step of a reveal."""
-    return json.dumps(session.advance())
+    return session.advance()
 
 
-def think():
+def think(session):
     """A slice of the bot's thinking (about 40 ms), between the page's other calls."""
-    return json.dumps(session.think())
+    return session.think()
 
 
-def peer(kind, peer_id="", text=""):
+def peer(session, kind, peer_id="", text=""):
     """Link play: a data channel event or message, a connection status (peer.js)."""
-    return json.dumps(session.peer(str(kind), str(peer_id or ""), str(text or "")))
+    return session.peer(str(kind), str(peer_id or ""), str(text or ""))
 
 
-def mac(text):
+def mac(session, text):
     """Link play: the HMAC of an offer's or answer's SDP under the link's key."""
-    return json.dumps(session.mac(str(text)))
+    return session.mac(str(text))
 
 
-__export__ = ["open_table", "command", "advance", "think", "peer", "mac"]
+CALLS = {f.__name__: f for f in (open_table, command, advance, think, peer, mac)}
+
+
+def call(client, name, args):
+    """Page ``client``'s call of ``name`` with the JSON list ``args``: a JSON text."""
+    return json.dumps(CALLS[name](_session(client), *json.loads(args)))
+
+
+def forget(client):
+    """Page ``client`` has gone: drop its table."""
+    sessions.pop(client, None)

@@ -1,5 +1,5 @@
 """The built dist/ for the tests: built once if missing (one process at a time), and what
-its pyscript.json names."""
+its runtime.json names."""
 
 from __future__ import annotations
 
@@ -41,11 +41,11 @@ def ensure_dist() -> Path:
     return DIST
 
 
-def pyscript_config() -> dict:
-    return json.loads((DIST / "pyscript.json").read_text(encoding="utf-8"))
+def runtime_config() -> dict:
+    """dist/runtime.json: what the Python worker starts (web/pyboot.mjs)."""
+    return json.loads((DIST / "runtime.json").read_text(encoding="utf-8"))
 
 
 def wheel_name() -> str:
-    """Our own wheel (the first package; the others are pinned runtime wheels)."""
-    pkg = pyscript_config()["packages"][0]
-    return pkg.rsplit("/", 1)[-1]
+    """Our own wheel (the one unpacked at start; the others are pinned runtime wheels)."""
+    return runtime_config()["wheels"][0].rsplit("/", 1)[-1]

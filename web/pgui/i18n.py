@@ -79,6 +79,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "bad_link_other": {"en": "This link cannot be opened", "ja": "このリンクは開けません"},
     "load_failed": {"en": "The game could not start", "ja": "ゲームを起動できませんでした"},
     "reload": {"en": "Reload", "ja": "再読み込み"},
+    "open_in_app": {"en": "Open in pygames", "ja": "pygames で開く"},
     "rules": {"en": "Rules summary", "ja": "ルールのまとめ"},
     "log": {"en": "Log", "ja": "ログ"},
     "you": {"en": "you", "ja": "あなた"},

@@ -1,0 +1,222 @@
+"""Boards that start anywhere (issue 23), in Chromium.
+
+* A board embedded on another *site* (the parent on ``localhost``, the board on
+  ``127.0.0.1``), where the browser refuses the frame every kind of storage, as Chromium
+  does for a cross-site frame under Playwright's default launch: it boots, steps and plays
+  a move, in every game, with the service worker allowed or refused.
+* A rules page shows each board's first frame before any Python is running, and its boards
+  then share one runtime.
+* A table loads only its own game's modules, and the QR-code wheel only for link play.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from urllib.parse import urlencode
+
+import pytest
+from helpers.browser import READY
+from playwright.sync_api import Frame, Page, expect
+
+import pygames
+from pygames import records
+from tools import relay
+
+LAYOUT = "#app .layout.replay"
+STORAGE = """() => ["localStorage", "indexedDB", "caches"].map((name) => {
+  try { const s = window[name]; if (name === "localStorage") s.length; return s ? "yes" : "no"; }
+  catch (e) { return "refused"; }
+})"""
+
+
+def finished(gid: str, seed: int) -> dict:
+    state = pygames.get_game(gid).new_game(seed=seed)
+    rng = random.Random(seed)
+    while not state.is_over():
+        p = rng.choice(state.to_move())
+        state.apply(p, rng.choice(state.legal_actions(p)))
+    return state.record()
+
+
+@pytest.fixture(scope="module")
+def other_site(tmp_path_factory):
+    """A server for another site's pages, reached as http://localhost:<port> (the app's is
+    127.0.0.1: another site, not only another origin). Returns (dir, url)."""
+    root = tmp_path_factory.mktemp("site")
+    server, url = relay.start_server_thread(0, root)
+    yield root, url.replace("127.0.0.1", "localhost")
+    server.shutdown()
+    server.server_close()
+
+
+def write_page(root, name: str, frames: list[str]) -> str:
+    body = "\n".join(f'<h2>Board {i + 1}</h2><iframe src="{src}" title="Board {i + 1}" '
+                     f'style="width:100%;height:620px;border:0"></iframe>'
+                     for i, src in enumerate(frames))
+    (root / name).write_text(
+        '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A blog</title>'
+        f"</head><body><main><h1>Boards</h1>{body}</main></body></html>", encoding="utf-8")
+    return name
+
+
+def board(page: Page, index: int) -> Frame:
+    """The ``index``-th board, brought into view until its Python starts, then ready."""
+    iframe = page.locator("iframe").nth(index)
+    frame = iframe.element_handle().content_frame()
+    for _ in range(20):
+        iframe.scroll_into_view_if_needed()
+        if frame.evaluate("() => Boolean(document.documentElement.dataset.python)"):
+            break
+        page.wait_for_timeout(300)
+    frame.wait_for_selector(READY, timeout=120_000)
+    return frame
+
+
+def settled(frame: Frame) -> None:
+    frame.wait_for_selector('#app[data-animating="false"]')
+
+
+def play_a_move(frame: Frame, rng: random.Random) -> None:
+    """From the board's position, "Play on" with both sides and click until one move is
+    made, as a reader would (a piece then a lit square, a card, Confirm...)."""
+    frame.locator('button[data-cmd="replay:both"]').click()
+    expect(frame.locator(LAYOUT)).to_have_attribute("data-playing", "both")
+    for _ in range(40):
+        settled(frame)
+        if frame.locator(LAYOUT).get_attribute("data-played") != "0":
+            return
+        buttons = frame.locator("#app .layout.replay button[data-cmd]:not([disabled])")
+        cmds = [c for c in buttons.evaluate_all("bs => bs.map(b => b.dataset.cmd)")
+                if not c.startswith(("replay:", "lang:", "theme:", "log"))]
+        assert cmds, "the table offers the reader no move"
+        cmd = "confirm" if "confirm" in cmds else rng.choice(cmds)
+        frame.locator(f'#app button[data-cmd="{cmd}"]:not([disabled])').first.click()
+    expect(frame.locator(LAYOUT)).not_to_have_attribute("data-played", "0")
+
+
+@pytest.mark.parametrize("workers", ["allow", "block"])
+def test_a_cross_site_embed_without_storage_boots_steps_and_plays_every_game(
+        new_context, server_url, other_site, workers, page_errors):
+    root, site = other_site
+    gids = list(pygames.game_ids())
+    frames = []
+    for i, gid in enumerate(gids):
+        query = {"game": gid, "record": records.to_string(finished(gid, 11 + i)), "ply": "3",
+                 "perspective": "0", "lang": "ja", "interactive": "on"}
+        frames.append(f"{server_url}/embed.html?{urlencode(query)}")
+    page = new_context(service_workers=workers).new_page()
+    page.goto(f"{site}/{write_page(root, f'blog-{workers}.html', frames)}")
+    rng = random.Random(workers)
+    for i, gid in enumerate(gids):
+        frame = board(page, i)
+        assert frame.url.startswith(server_url)
+        # The condition itself: this frame gets no storage of any kind.
+        assert frame.evaluate(STORAGE)[0] == "refused", frame.evaluate(STORAGE)
+        assert frame.evaluate("document.documentElement.lang") == "ja"
+        expect(frame.locator(LAYOUT)).to_have_attribute("data-ply", "3")
+        frame.locator('button[data-cmd="replay:next"]').click()
+        expect(frame.locator(LAYOUT)).not_to_have_attribute("data-ply", "3")
+        settled(frame)
+        play_a_move(frame, rng)
+        assert frame.locator("#load-error").is_hidden(), gid
+    assert not [e for e in page_errors if e.startswith("pageerror")], page_errors
+
+
+#: A Python worker that never gets going: what a board shows before its Python is ready.
+STALLED_WORKER = "self.onconnect = (e) => e.ports[0].start(); self.onmessage = () => {};"
+
+
+def test_a_rules_page_shows_every_board_at_once_then_runs_one_runtime(new_context,
+                                                                      server_url):
+    page = new_context(viewport={"width": 900, "height": 800}).new_page()
+    # 1. Python held back: every board still shows its position (the build drew it).
+    page.route(re.compile(r".*/pyworker\.mjs$"), lambda route: route.fulfill(
+        body=STALLED_WORKER, content_type="text/javascript"))
+    page.goto(f"{server_url}/docs/en/kiriai.html")
+    iframes = page.locator("iframe.board")
+    assert iframes.count() >= 3
+    for i in range(iframes.count()):
+        iframes.nth(i).scroll_into_view_if_needed()
+        frame = iframes.nth(i).element_handle().content_frame()
+        frame.wait_for_selector("#app[data-static] h1")
+        expect(frame.locator("#app[data-static] h1")).to_be_visible()
+        expect(frame.locator(LAYOUT)).to_be_visible()
+        assert frame.evaluate("document.documentElement.dataset.ready") == "false"
+        assert frame.evaluate("document.documentElement.dataset.python") != "ready"
+    # 2. With Python: the boards come alive on one shared runtime.
+    page.unroute(re.compile(r".*/pyworker\.mjs$"))
+    page.reload()
+    runtimes = set()
+    for i in range(iframes.count()):
+        frame = board(page, i)
+        assert frame.evaluate("document.documentElement.dataset.pythonWorker") == "shared"
+        runtimes.add(frame.evaluate("document.documentElement.dataset.pythonRuntime"))
+        assert frame.locator("#app[data-static]").count() == 0  # the live table now
+    assert len(runtimes) == 1, runtimes
+    # The browser's own count: one shared worker and no dedicated one, for all the boards.
+    cdp = page.context.browser.new_browser_cdp_session()
+    kinds = [t["type"] for t in cdp.send("Target.getTargets")["targetInfos"]]
+    assert kinds.count("shared_worker") == 1 and "worker" not in kinds, kinds
+
+
+def test_a_click_on_a_first_frame_waits_for_python(new_context, server_url):
+    """A click on a board's first frame, made before its Python is ready, is not lost."""
+    page = new_context().new_page()
+    page.goto(f"{server_url}/docs/en/kiriai.html")
+    first = page.locator("iframe.board").first
+    frame = first.element_handle().content_frame()
+    frame.wait_for_selector("#app[data-static]")
+    ply = int(frame.locator(LAYOUT).get_attribute("data-ply"))
+    frame.locator('#app[data-static] button[data-cmd="replay:first"]:not([disabled])').click()
+    frame.wait_for_selector(READY, timeout=120_000)
+    assert ply > 0
+    expect(frame.locator(LAYOUT)).to_have_attribute("data-ply", "0")
+
+
+def test_a_table_loads_only_its_own_game_and_no_qr_code_outside_link_play(new_context,
+                                                                         server_url):
+    page = new_context().new_page()
+    requested: list[str] = []
+    page.on("request", lambda r: requested.append(r.url.removeprefix(server_url)))
+    gids = list(pygames.game_ids())
+    for gid in gids:
+        requested.clear()
+        page.goto(f"{server_url}/play.html?game={gid}&mode=bot&lang=en")
+        page.wait_for_selector(READY, timeout=120_000)
+        zips = sorted(u for u in requested if u.startswith("/py/"))
+        assert zips == ["/py/app.zip", f"/py/{gid}.zip"], zips
+        assert not [u for u in requested if "segno" in u]
+        assert not [u for u in requested if re.match(r"/pgui/(\w+)\.css", u)
+                    and not u.startswith(f"/pgui/{gid}")]
+    requested.clear()
+    page.goto(f"{server_url}/play.html?game={gids[0]}&mode=link&lang=en")
+    page.wait_for_selector(READY, timeout=120_000)
+    assert [u for u in requested if "/wheels/segno-" in u], "link play draws a QR code"
+    expect(page.locator(".qr svg").first).to_be_visible()
+
+
+SAVE_DATA = """Object.defineProperty(Navigator.prototype, "connection", {
+  get() { return { saveData: true, effectiveType: "4g", addEventListener() {} }; } });"""
+
+
+def test_the_lobby_fetches_no_runtime_until_play_when_the_browser_saves_data(new_context,
+                                                                             server_url):
+    """The lobby is usable without Python: where the browser asks to save data it fetches
+    no runtime (nor installs an offline copy) until the player presses Play; then the
+    table opens in place."""
+    context = new_context()
+    context.add_init_script(SAVE_DATA)
+    page = context.new_page()
+    requested: list[str] = []
+    page.on("request", lambda r: requested.append(r.url))
+    page.goto(f"{server_url}/index.html?lang=en")
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(2_500)  # idle, long past the lobby's own start
+    assert not [u for u in requested if "/pyodide/" in u or "/py/" in u or "wheels" in u]
+    assert page.evaluate("document.documentElement.dataset.python") is None
+    gid = pygames.game_ids()[0]
+    page.locator(f"#game-{gid} button[type=submit]").first.click()
+    page.wait_for_selector(READY, timeout=120_000)
+    expect(page.locator("#app h1")).to_have_text(pygames.get_game(gid).names["en"])
+    assert [u for u in requested if u.endswith("/pyodide/pyodide.asm.wasm")]
