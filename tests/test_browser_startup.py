@@ -11,12 +11,13 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from urllib.parse import urlencode
 
 import pytest
-from helpers.browser import READY
+from helpers.browser import READY, click_a_move
 from playwright.sync_api import Frame, Page, expect
 
 import pygames
@@ -184,7 +185,7 @@ def test_a_table_loads_only_its_own_game_and_no_qr_code_outside_link_play(new_co
         requested.clear()
         page.goto(f"{server_url}/play.html?game={gid}&mode=bot&lang=en")
         page.wait_for_selector(READY, timeout=120_000)
-        zips = sorted(u for u in requested if u.startswith("/py/"))
+        zips = sorted(u for u in requested if u.startswith("/py/") and u.endswith(".zip"))
         assert zips == ["/py/app.zip", f"/py/{gid}.zip"], zips
         assert not [u for u in requested if "segno" in u]
         assert not [u for u in requested if re.match(r"/pgui/(\w+)\.css", u)
@@ -220,3 +221,39 @@ def test_the_lobby_fetches_no_runtime_until_play_when_the_browser_saves_data(new
     page.wait_for_selector(READY, timeout=120_000)
     expect(page.locator("#app h1")).to_have_text(pygames.get_game(gid).names["en"])
     assert [u for u in requested if u.endswith("/pyodide/pyodide.asm.wasm")]
+
+
+def boots_and_plays(page: Page, url: str, rng: random.Random) -> str:
+    """Open ``url``, make one move by clicking; returns how Python started."""
+    page.goto(url)
+    page.wait_for_selector(READY, timeout=120_000)
+    page.wait_for_selector('#app[data-animating="false"]')
+    before = page.locator("#app").inner_html()
+    for _ in range(10):
+        if click_a_move(page, rng):
+            break
+    page.wait_for_function("(html) => document.getElementById('app').innerHTML !== html",
+                           arg=before)
+    return page.evaluate("document.documentElement.dataset.pythonBoot")
+
+
+def fulfill(route, answer: dict) -> None:
+    route.fulfill(**answer)
+
+
+def test_the_snapshot_boot_and_its_fallback_both_reach_a_playable_table(new_context,
+                                                                       server_url):
+    """Python starts from the build's memory snapshot, and from scratch when the snapshot
+    is missing or is not one (an old build's): either way the table plays."""
+    rng = random.Random(5)
+    url = f"{server_url}/play.html?game={pygames.game_ids()[0]}&mode=bot&bot=easy&lang=en"
+    page = new_context().new_page()
+    assert boots_and_plays(page, url + "&boot=snapshot", rng) == "snapshot"
+    assert boots_and_plays(page, url + "&boot=bare", rng) == "bare"
+    snap = re.compile(r".*/py/snapshot-\w+\.bin$")
+    for answer in ({"status": 404, "body": "gone"},
+                   {"status": 200, "body": b"\0" * 4096,
+                    "content_type": "application/octet-stream"}):
+        page.route(snap, functools.partial(fulfill, answer=answer))
+        assert boots_and_plays(page, url + "&boot=snapshot", rng) == "bare", answer
+        page.unroute(snap)

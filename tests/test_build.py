@@ -185,3 +185,15 @@ def test_readme_serve_command_serves_the_app_on_the_chosen_port():
                 break
         assert time.monotonic() < deadline, "the server outlived `build.py serve`"
         time.sleep(0.2)
+
+
+def test_the_memory_snapshot_is_named_by_its_inputs_and_described_to_the_worker():
+    """runtime.json names the build's one snapshot, with the size and head (magic number,
+    Pyodide's build id) the worker checks before booting from bytes it got."""
+    config = runtime_config()
+    image = DIST / config["snapshot"]
+    assert image.is_file() and re.fullmatch(r"snapshot-[0-9a-f]{16}\.bin", image.name)
+    assert [p.name for p in (DIST / "py").glob("snapshot-*.bin")] == [image.name]
+    data = image.read_bytes()
+    assert config["snapshot_size"] == len(data) > 10_000_000
+    assert config["snapshot_head"] == data[:48].hex()

@@ -28,7 +28,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from tools import bytecode, compress, docsbuild
+from tools import bytecode, compress, docsbuild, snapshot
 from tools.paths import DIST, NODE_MODULES, PUBLIC, ROOT, WEB, WHEEL_CACHE, BuildError, log
 
 NPM_STAMP = NODE_MODULES / ".pygames-stamp"
@@ -326,7 +326,48 @@ def write_archives(pycs: dict[str, Path]) -> dict[str, str]:
     return {name: f"py/{name}.zip" for name in archives}
 
 
-def runtime_config(wheel: Path, archives: dict[str, str]) -> dict:
+#: What the memory snapshot has imported already: the session, the tables a page opens
+#: (a replay, link play), records, every engine, and the standard modules they need. Not a
+#: game's own UI module, which stays a download of its own (py/<id>.zip).
+SNAPSHOT_MODULES = ("pgui.session_glue", "pgui.table", "pgui.replay", "pgui.link",
+                    "pgui.share", "pgui.saved", "pygames.records", "pygames.bots",
+                    "urllib.parse", "hashlib", "json")
+SNAPSHOT_CACHE = WHEEL_CACHE / "snapshot"
+
+
+def write_snapshot(wheel: Path, archives: dict[str, str]) -> str:
+    """``dist/py/snapshot-<key>.bin``: Pyodide's memory with our wheel and pgui imported
+    (:mod:`tools.snapshot`), made only when what goes into it changed (it takes ~15 s, and
+    two makings of the same inputs differ in bytes); the name carries the inputs' key, so
+    a browser never boots a stale one. Returns its path relative to dist/."""
+    import pygames
+
+    modules = [*SNAPSHOT_MODULES, *(f"pygames.{gid}" for gid in pygames.game_ids())]
+    h = hashlib.sha256()
+    for part in (wheel, DIST / archives["app"], snapshot.SNAPSHOT_MJS):
+        h.update(part.read_bytes())
+    h.update(bytecode.runtime_version().encode() + "\0".join(modules).encode())
+    key = h.hexdigest()[:16]
+    name = f"snapshot-{key}.bin"
+    target = DIST / "py" / name
+    if not target.is_file():
+        cached = SNAPSHOT_CACHE / name
+        if not cached.is_file():
+            log(f"making the Pyodide memory snapshot ({len(modules)} modules imported)")
+            SNAPSHOT_CACHE.mkdir(parents=True, exist_ok=True)
+            for old in SNAPSHOT_CACHE.glob("snapshot-*.bin"):
+                old.unlink()
+            snapshot.make_snapshot(NODE_MODULES / "pyodide", [wheel], [DIST / archives["app"]],
+                                   modules, cached.with_suffix(".tmp"))
+            cached.with_suffix(".tmp").replace(cached)
+        shutil.copyfile(cached, target)
+    for stale in (DIST / "py").glob("snapshot-*.bin"):
+        if stale.name != name:
+            stale.unlink()
+    return f"py/{name}"
+
+
+def runtime_config(wheel: Path, archives: dict[str, str], image: str | None = None) -> dict:
     """``runtime.json``: what ``web/pyboot.mjs`` starts (see the module docstring). Paths
     are relative to the file itself."""
     lazy = {}
@@ -344,7 +385,13 @@ def runtime_config(wheel: Path, archives: dict[str, str]) -> dict:
         "files": {},
         "lazy": lazy,
         "main": "./worker.py",
-        "snapshot": None,
+        # Booted from when the browser has it already (the offline copy, the HTTP cache)
+        # or the page asks for it (?boot=snapshot): web/pyboot.mjs.
+        "snapshot": f"./{image}" if image else None,
+        # What the worker checks before booting from a snapshot it got (a stale cache, a
+        # proxy's error page): its size and the first 48 bytes (magic, build id).
+        **({"snapshot_size": (DIST / image).stat().st_size,
+            "snapshot_head": (DIST / image).read_bytes()[:48].hex()} if image else {}),
     }
 
 
@@ -369,11 +416,12 @@ def copy_app(wheel: Path) -> int:
         keep=lambda rel: rel in GENERATED or rel.split("/", 1)[0] in RUNTIME_DIRS,
     )
     archives = write_archives(pgui_bytecode())
+    image = write_snapshot(wheel, archives)
     lobby, play, embed = _render_pages()
     changed += _write_if_changed(DIST / "index.html", lobby)
     changed += _write_if_changed(DIST / "play.html", play)
     changed += _write_if_changed(DIST / "embed.html", embed)
-    config = json.dumps(runtime_config(wheel, archives), indent=2) + "\n"
+    config = json.dumps(runtime_config(wheel, archives, image), indent=2) + "\n"
     changed += _write_if_changed(DIST / "runtime.json", config)
     return changed
 

@@ -164,10 +164,11 @@ MIME_TYPES = {
     ".jpg": "image/jpeg",
     ".woff2": "font/woff2",
 }
-#: Files named by their version (Pyodide's, from npm): a day in the HTTP cache. Everything
+#: Files named by their version (Pyodide's, from npm; the memory snapshot, named by what
+#: went into it): a day in the HTTP cache. Everything
 #: else, our wheel (whose name stays "pygames-0.1.0" as its code changes) and the app's
 #: modules included, is revalidated on every load (a 304 when unchanged).
-CACHED_PREFIXES = ("/pyodide/",)
+CACHED_PREFIXES = ("/pyodide/", "/py/snapshot-")
 #: The compressed twins a file may have beside it (tools/compress.py), best first.
 TWINS = ((".br", "br"), (".gz", "gzip"))
 

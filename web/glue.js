@@ -80,17 +80,23 @@
   var nextCall = 0;
   var started = false;
 
-  function connect(share) {
+  function connect(share, bootMode) {
     var url = new URL("./pyworker.mjs", here);
+    // ?boot=snapshot|bare: how Python starts (default: from the memory snapshot when the
+    // browser has it already), for comparing them (README, "Options").
+    bootMode = bootMode || new URLSearchParams(location.search).get("boot");
+    if (bootMode === "snapshot" || bootMode === "bare") url.searchParams.set("boot", bootMode);
     if (share && typeof SharedWorker === "function") {
       try {
         var shared = new SharedWorker(url, { type: "module", name: "pygames" });
         shared.port.start();
-        return { port: shared.port, events: shared, shared: true };
+        return { port: shared.port, events: shared, shared: true, share: share,
+                 stop: function () { shared.port.close(); } };
       } catch (e) { /* refused here: a worker of this page's own */ }
     }
     var w = new Worker(url, { type: "module", name: "pygames" });
-    return { port: w, events: w, shared: false };
+    return { port: w, events: w, shared: false, share: share,
+             stop: function () { w.terminate(); } };
   }
 
   function start() {
@@ -114,9 +120,20 @@
       if (data.runtime) {  // which runtime answers this page (tests count them)
         root.dataset.pythonRuntime = data.runtime.id;
       } else if (data.failed) {
-        if (stage !== "ready") failed(data.failed);
+        if (data.retry === "bare" && !link.retried) {  // the snapshot failed: start bare
+          link.retried = true;
+          link.port.onmessage = null;
+          link.stop();
+          attach(connect(link.share, "bare"));
+        } else if (stage !== "ready") {
+          failed(data.failed);
+        }
       } else if (data.stage) {
         if (data.stage === "ready") {
+          if (data.boot) {  // how Python started, for tests and the benchmark
+            root.dataset.pythonBoot = data.boot.snapshot ? "snapshot" : "bare";
+            root.dataset.pythonBootMs = data.boot.ms;
+          }
           if (stage !== "ready") {
             worker = link.port;
             setStage("ready");

@@ -12,8 +12,16 @@
 //
 // It touches no storage (no localStorage, IndexedDB or Cache Storage, unlike PyScript's
 // package cache), so it starts in a cross-site iframe whose browser refuses all of them.
-// With a memory snapshot (runtime.json's `snapshot`, made at build time by
-// tools/snapshot.py) Pyodide starts from it, and from scratch if that fails.
+//
+// The memory snapshot (runtime.json's `snapshot`, made at build time by tools/snapshot.py:
+// Pyodide's memory with our modules imported) starts Python several times faster, but it
+// is ~4.5 MB more to download. `snapshot`:
+//   "cached" (default): boot from it when the browser has it already (the offline copy
+//            fetches it in the background after a first start; the HTTP cache), else bare;
+//   "always": fetch it now (beside Pyodide's files) and boot from it;
+//   "never":  bare.
+// A snapshot that does not load (another Pyodide build, a failed download) falls back to
+// the bare boot. A snapshot holds no files: ours are unpacked again either way.
 
 const HOME = "/home/pyodide";
 
@@ -34,8 +42,18 @@ function writeFile(py, path, data) {
   py.FS.writeFile(HOME + "/" + path, typeof data === "string" ? data : new Uint8Array(data));
 }
 
+// The snapshot runtime.json names, byte for byte where it counts: its size and its head
+// (magic number, header length, Pyodide's build id).
+function isSnapshot(bytes, cfg) {
+  if (!bytes || bytes.byteLength !== cfg.snapshot_size) return false;
+  const head = new Uint8Array(bytes, 0, 48);
+  let hex = "";
+  for (const b of head) hex += b.toString(16).padStart(2, "0");
+  return hex === cfg.snapshot_head;
+}
+
 // -> {py, config, main (worker.py's text, if any), boot: {ms, snapshot: bool}}
-export async function boot({ config = "./runtime.json", progress = () => {}, snapshot = true,
+export async function boot({ config = "./runtime.json", progress = () => {}, snapshot = "cached",
                              stdout = (t) => console.log(t) } = {}) {
   const t0 = performance.now();
   const configUrl = new URL(config, import.meta.url);
@@ -47,23 +65,45 @@ export async function boot({ config = "./runtime.json", progress = () => {}, sna
   const files = Object.entries(cfg.files || {}).map(
     ([u, path]) => fetchOk(url(u)).then((data) => [path.replace(/^\.\//, ""), data]));
   const main = cfg.main ? fetchOk(url(cfg.main), "text") : Promise.resolve("");
-  const image = snapshot && cfg.snapshot ? fetchOk(url(cfg.snapshot)).catch(() => null) : null;
+  let image = null;
+  if (cfg.snapshot && snapshot === "always") {
+    image = fetchOk(url(cfg.snapshot));
+    image.catch(() => {});  // a failed download: the bare boot below
+    // Pyodide's own files download meanwhile (into the HTTP cache, where it finds them).
+    for (const f of ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide.asm.mjs"]) {
+      fetch(url(cfg.pyodide + f)).then((r) => r.arrayBuffer(), () => {}).catch(() => {});
+    }
+  } else if (cfg.snapshot && snapshot !== "never") {
+    image = await fetch(url(cfg.snapshot), { cache: "only-if-cached", mode: "same-origin" })
+      .then((r) => (r.ok ? r.arrayBuffer() : null), () => null);
+  }
   for (const p of [...wheels, ...archives, ...files, main]) p.catch(() => {});  // awaited below
   progress("runtime");
   const { loadPyodide } = await import(url(cfg.pyodide + "pyodide.mjs"));
   const options = { indexURL: url(cfg.pyodide), stdout, stderr: stdout };
-  let py = null;
+  let py;
   let fromSnapshot = false;
-  const bytes = image && await image;
-  if (bytes) {
+  // The snapshot's bytes are checked before Pyodide starts: Pyodide cannot be started
+  // twice in one worker after a failed start (and may wait forever on a snapshot promise
+  // that fails late), so a snapshot that is not this build's means a bare start here, and
+  // one that passes the check but fails to load asks for a new worker that starts bare
+  // (err.retryBare: pyworker.mjs, glue.js).
+  const bytes = image ? await Promise.resolve(image).catch(() => null) : null;
+  if (bytes && isSnapshot(bytes, cfg)) {
     try {
       py = await loadPyodide({ ...options, _loadSnapshot: bytes });
       fromSnapshot = true;
     } catch (err) {
-      console.warn("pygames: the memory snapshot did not load; starting without it", err);
+      const retry = new Error(`the memory snapshot did not load (${(err && err.message) || err})`);
+      retry.retryBare = true;
+      throw retry;
     }
+  } else {
+    if (bytes) console.warn("pygames: not this build's memory snapshot; starting without it");
+    py = await loadPyodide(options);
   }
-  if (!py) py = await loadPyodide(options);
+  // Everyone's snapshot holds the same random state: draw a fresh one (deals, seeds).
+  if (fromSnapshot) py.runPython("import random\nrandom.seed()");
   progress("games");
   const site = py.runPython("import sysconfig; sysconfig.get_path('purelib')");
   for (const w of await Promise.all(wheels)) py.unpackArchive(w, "wheel", { extractDir: site });

@@ -6,8 +6,10 @@
 // with a table of its own). Messages:
 //   page -> worker: {id, name, args}    a call of worker.py's function `name`
 //                   {bye: true}         the page is going away: forget its table
-//   worker -> page: {stage}             "runtime", "games", "ready" (load progress)
-//                   {failed: message}   Python could not start
+//   worker -> page: {stage, boot?}      "runtime", "games", "ready" (load progress; with
+//                                       ready, how Python started: {ms, snapshot})
+//                   {failed, retry}     Python could not start (retry: "bare" when a
+//                                       new worker without the snapshot should try)
 //                   {id, result} | {id, error}
 //                   {runtime: {id, boot, clients}}  on connecting: which runtime this is
 const RUNTIME_ID = Math.random().toString(36).slice(2, 10);
@@ -23,26 +25,29 @@ function broadcast(message) {
 
 const ready = (async () => {
   const { boot } = await import("./pyboot.mjs");
+  // ?boot=snapshot|bare (the page's own ?boot=, for comparing): pyboot.mjs's snapshot modes.
+  const asked = new URL(import.meta.url).searchParams.get("boot");
   const started = await boot({
     progress: (name) => { stage = name; broadcast({ stage: name }); },
+    snapshot: asked === "snapshot" ? "always" : asked === "bare" ? "never" : "cached",
   });
   const py = started.py;
   const scope = py.globals.get("dict")();
   py.runPython(started.main, { globals: scope, filename: "worker.py" });
   api = { call: scope.get("call"), forget: scope.get("forget"), boot: started.boot };
   stage = "ready";
-  broadcast({ stage: "ready" });
+  broadcast({ stage: "ready", boot: api.boot });
 })().catch((err) => {
   failure = String((err && (err.message || err)) || "Python could not start");
-  broadcast({ failed: failure });
+  broadcast({ failed: failure, retry: err && err.retryBare ? "bare" : "" });
 });
 
 function connect(port) {
   const client = nextClient++;
   ports.add(port);
   port.postMessage({ runtime: { id: RUNTIME_ID, clients: ports.size } });
-  if (failure) port.postMessage({ failed: failure });
-  else port.postMessage({ stage });
+  if (failure) port.postMessage({ failed: failure, retry: "" });
+  else port.postMessage(stage === "ready" ? { stage, boot: api.boot } : { stage });
   port.onmessage = async (event) => {
     const data = event.data || {};
     if (data.bye) {

@@ -48,7 +48,8 @@ self.onmessage = async (e) => {
 
 
 def run_python(page: Page, server_url: str, code: str, name: str = "probe",
-               snapshot: bool = True, timeout: float = 120_000) -> str:
+               snapshot: str = "cached", timeout: float = 120_000) -> str:
+    """``snapshot``: web/pyboot.mjs's mode ("cached", "always", "never")."""
     url = f"{server_url}/__{name}__.html"
     body = PAGE.format(code=json.dumps(code), snapshot=json.dumps(snapshot))
     page.route(url, lambda route: route.fulfill(body=body,
