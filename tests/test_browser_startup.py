@@ -257,3 +257,32 @@ def test_the_snapshot_boot_and_its_fallback_both_reach_a_playable_table(new_cont
         page.route(snap, functools.partial(fulfill, answer=answer))
         assert boots_and_plays(page, url + "&boot=snapshot", rng) == "bare", answer
         page.unroute(snap)
+
+
+def test_a_board_that_cannot_start_says_so_in_its_language_and_opens_in_the_app(
+        new_context, server_url, page_errors):
+    """Where Python cannot start at all, the board's screen says so in the page's language
+    and offers the same board in the app, on our own origin, in a new tab."""
+    page = new_context().new_page()
+    page.route(re.compile(r".*/pyworker\.mjs$"), lambda route: route.fulfill(
+        body='throw new Error("no runtime here");', content_type="text/javascript"))
+    record = records.to_string(finished("kiriai", 4))
+    query = urlencode({"game": "kiriai", "record": record, "lang": "ja", "ply": "2"})
+    page.goto(f"{server_url}/embed.html?{query}")
+    expect(page.locator("#load-error")).to_be_visible()
+    expect(page.locator("#load-error-title .l-ja")).to_be_visible()
+    expect(page.locator("#load-error-title .l-en")).to_be_hidden()
+    link = page.locator("#load-error-open")
+    expect(link).to_be_visible()
+    expect(link).to_contain_text("pygames で開く")
+    href = link.get_attribute("href")
+    assert href.startswith("./play.html?mode=replay&") and "game=kiriai" in href
+    assert link.get_attribute("target") == "_blank"
+    with page.context.expect_page() as opened:
+        link.click()
+    app = opened.value
+    app.wait_for_selector(READY, timeout=120_000)
+    expect(app.locator(LAYOUT)).to_have_attribute("data-ply", "2")
+    # The worker's own failure, made on purpose, is what the page reported.
+    assert [e for e in page_errors if "no runtime here" in e]
+    page_errors[:] = [e for e in page_errors if "no runtime here" not in e]

@@ -6,8 +6,10 @@ visit transfers, several built ``dist/`` folders measured in one run, in turn.
 For each build, median of ``--runs`` (cold: a fresh browser context, nothing cached; warm:
 the same navigation again in that context, from the HTTP cache; no service worker):
 
-* navigation -> table ready (``html[data-ready]``) for a table against the bot, for a
-  bare Pyodide page (``/bench/bare.html``: Pyodide alone, the floor) and for an embed;
+* navigation -> table ready (``html[data-ready]``) for a table against the bot (as the
+  page chooses, and with ``boot=bare`` and ``boot=snapshot``, which an older build
+  ignores), for a bare Pyodide page (``/bench/bare.html``: Pyodide alone) and for an embed;
+  and a table's second visit once the offline copy (service worker) is in place;
 * a rules page with three boards (Kiri-ai's, all three in view): navigation -> every
   board shows its position, and -> the first board is interactive (its Python is ready);
 * bytes the server sent for a first visit to the lobby (5 s of reading, no Play), a table
@@ -115,7 +117,9 @@ def run(dists: list[Path], runs: int) -> int:
             browser = p.chromium.launch(**{**chromium.launch_args(), "headless": True})
             for _ in range(runs):
                 for i, (_server, base, _counter) in enumerate(servers):  # in turn, each run
-                    for name, path in (("table", TABLE), ("bare Pyodide", "/bench/bare.html"),
+                    for name, path in (("table", TABLE), ("table boot=bare", TABLE + "&boot=bare"),
+                                       ("table boot=snapshot", TABLE + "&boot=snapshot"),
+                                       ("bare Pyodide", "/bench/bare.html"),
                                        ("embed", EMBED)):
                         ctx = browser.new_context(service_workers="block")
                         page = ctx.new_page()
@@ -124,6 +128,15 @@ def run(dists: list[Path], runs: int) -> int:
                         times.setdefault((i, f"{name} warm"), []).append(
                             table_ready(page, base + path))
                         ctx.close()
+                    # The default start on a second visit: with the offline copy in place.
+                    ctx = browser.new_context(service_workers="allow")
+                    page = ctx.new_page()
+                    table_ready(page, base + TABLE)
+                    page.wait_for_selector('html[data-offline="ready"]', state="attached",
+                                           timeout=TIMEOUT_MS)
+                    times.setdefault((i, "table, 2nd visit (offline copy)"), []).append(
+                        table_ready(page, base + TABLE))
+                    ctx.close()
                     ctx = browser.new_context(service_workers="block",
                                               viewport={"width": 1000, "height": 2400})
                     shown, live = rules_page(ctx.new_page(), base + RULES)
