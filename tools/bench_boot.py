@@ -10,7 +10,7 @@ the same navigation again in that context, from the HTTP cache; no service worke
   page chooses, and with ``boot=bare`` and ``boot=snapshot``, which an older build
   ignores), for a bare Pyodide page (``/bench/bare.html``: Pyodide alone) and for an embed;
   and a table's second visit once the offline copy (service worker) is in place;
-* a rules page with three boards (Kiri-ai's, all three in view): navigation -> every
+* a rules page with three boards (the first game's, all three in view): navigation -> every
   board shows its position, and -> the first board is interactive (its Python is ready);
 * bytes the server sent for a first visit to the lobby (5 s of reading, no Play), a table
   and an embed (the body bytes as sent: compressed where the server compressed).
@@ -28,10 +28,11 @@ from pathlib import Path
 
 from aiohttp import web
 
+import pygames
 from tools import chromium, paths, relay
 
 READY = 'html[data-ready="true"]'
-GAME = "kiriai"
+GAME = pygames.game_ids()[0]  #: the registry's first (its rules page has three boards)
 TABLE = f"/play.html?game={GAME}&mode=bot&lang=en"
 EMBED = f"/embed.html?game={GAME}&seed=3&lang=en"
 RULES = f"/docs/en/{GAME}.html"
