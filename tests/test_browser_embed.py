@@ -152,8 +152,12 @@ def test_a_blog_page_on_another_origin_steps_every_games_board(page: Page, serve
     snippets = [embed(server_url, game=gid, record=records.to_string(r), ply="2",
                       perspective="0", lang="ja") for gid, r in recs.items()]
     page.goto(f"{url}/{blog_page(root, 'steps.html', snippets, 'ja')}")
+    runtimes = set()
     for i, gid in enumerate(recs):
         frame = frame_of(page, i)
+        # Another origin's page, storage allowed: its boards share one Python runtime.
+        assert frame.evaluate("document.documentElement.dataset.pythonWorker") == "shared"
+        runtimes.add(frame.evaluate("document.documentElement.dataset.pythonRuntime"))
         assert frame.url.startswith(server_url), "the board comes from the app's origin"
         assert ply(frame) == 2, "ply=2 opens after the second action"
         assert frame.evaluate("document.documentElement.lang") == "ja"
@@ -176,6 +180,7 @@ def test_a_blog_page_on_another_origin_steps_every_games_board(page: Page, serve
         target = entry.get_attribute("data-ply")
         entry.click()
         expect(frame.locator(LAYOUT)).to_have_attribute("data-ply", target)
+    assert len(runtimes) == 1, runtimes
 
 
 def test_the_iframe_height_follows_its_content(page: Page, server_url, blog):

@@ -9,7 +9,9 @@ the same navigation again in that context, from the HTTP cache; no service worke
 * navigation -> table ready (``html[data-ready]``) for a table against the bot (as the
   page chooses, and with ``boot=bare`` and ``boot=snapshot``, which an older build
   ignores), for a bare Pyodide page (``/bench/bare.html``: Pyodide alone) and for an embed;
-  and a table's second visit once the offline copy (service worker) is in place;
+  and a table's second visit once the offline copy (service worker) is in place; and a
+  table cold over an emulated 40 Mbit/s connection (as the page chooses, and with
+  ``boot=snapshot``), where bytes cost time as they do away from loopback;
 * a rules page with three boards (the first game's, all three in view): navigation -> every
   board shows its position, and -> the first board is interactive (its Python is ready);
 * bytes the server sent for a first visit to the lobby (5 s of reading, no Play), a table
@@ -37,6 +39,7 @@ TABLE = f"/play.html?game={GAME}&mode=bot&lang=en"
 EMBED = f"/embed.html?game={GAME}&seed=3&lang=en"
 RULES = f"/docs/en/{GAME}.html"
 TIMEOUT_MS = 180_000
+THROTTLE_MBIT = 40  #: the throttled rows' connection (DevTools emulation, 20 ms latency)
 
 
 class Counter:
@@ -104,6 +107,15 @@ def first_visit_bytes(browser, base: str, counter: Counter, path: str, wait_ms: 
     return got
 
 
+def throttle(page, mbit: float, latency_ms: float = 20) -> None:
+    """DevTools network emulation for ``page`` (and its workers): a home connection."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": latency_ms,
+        "downloadThroughput": mbit * 1e6 / 8, "uploadThroughput": mbit * 1e6 / 8 / 4})
+
+
 def median(xs: list[float]) -> str:
     return f"{statistics.median(xs):,.0f}" if xs else "-"
 
@@ -128,6 +140,14 @@ def run(dists: list[Path], runs: int) -> int:
                             table_ready(page, base + path))
                         times.setdefault((i, f"{name} warm"), []).append(
                             table_ready(page, base + path))
+                        ctx.close()
+                    for name, path in (("table", TABLE),
+                                       ("table boot=snapshot", TABLE + "&boot=snapshot")):
+                        ctx = browser.new_context(service_workers="block")
+                        page = ctx.new_page()
+                        throttle(page, THROTTLE_MBIT)
+                        times.setdefault((i, f"{name} cold @{THROTTLE_MBIT:g} Mbit/s"),
+                                         []).append(table_ready(page, base + path))
                         ctx.close()
                     # The default start on a second visit: with the offline copy in place.
                     ctx = browser.new_context(service_workers="allow")
