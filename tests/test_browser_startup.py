@@ -22,6 +22,7 @@ from playwright.sync_api import Frame, Page, expect
 
 import pygames
 from pygames import records
+from pygames.bots import self_play
 from tools import relay
 
 LAYOUT = "#app .layout.replay"
@@ -32,12 +33,8 @@ STORAGE = """() => ["localStorage", "indexedDB", "caches"].map((name) => {
 
 
 def finished(gid: str, seed: int) -> dict:
-    state = pygames.get_game(gid).new_game(seed=seed)
-    rng = random.Random(seed)
-    while not state.is_over():
-        p = rng.choice(state.to_move())
-        state.apply(p, rng.choice(state.legal_actions(p)))
-    return state.record()
+    """A whole game's record (random self-play)."""
+    return self_play(pygames.get_game(gid), seed=seed).record()
 
 
 @pytest.fixture(scope="module")
