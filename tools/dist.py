@@ -313,9 +313,9 @@ def app_archives(pycs: dict[str, Path]) -> dict[str, dict[str, Path]]:
     return out
 
 
-def write_archives(pycs: dict[str, Path]) -> dict[str, str]:
-    """``dist/py/<name>.zip`` for each of :func:`app_archives`; stale ones removed.
-    Returns {name: path relative to dist/}."""
+def write_archives(pycs: dict[str, Path]) -> dict[str, dict[str, Path]]:
+    """``dist/py/<name>.zip`` for each of :func:`app_archives` (which it returns); stale
+    ones removed."""
     archives = app_archives(pycs)
     folder = DIST / "py"
     for name, members in archives.items():
@@ -323,7 +323,7 @@ def write_archives(pycs: dict[str, Path]) -> dict[str, str]:
     for stale in folder.glob("*.zip"):
         if stale.stem not in archives:
             stale.unlink()
-    return {name: f"py/{name}.zip" for name in archives}
+    return archives
 
 
 #: What the memory snapshot has imported already: the session, the tables a page opens
@@ -335,7 +335,7 @@ SNAPSHOT_MODULES = ("pgui.session_glue", "pgui.table", "pgui.replay", "pgui.link
 SNAPSHOT_CACHE = WHEEL_CACHE / "snapshot"
 
 
-def write_snapshot(wheel: Path, archives: dict[str, str]) -> str:
+def write_snapshot(wheel: Path) -> str:
     """``dist/py/snapshot-<key>.bin``: Pyodide's memory with our wheel and pgui imported
     (:mod:`tools.snapshot`), made only when what goes into it changed (it takes ~15 s, and
     two makings of the same inputs differ in bytes); the name carries the inputs' key, so
@@ -344,7 +344,8 @@ def write_snapshot(wheel: Path, archives: dict[str, str]) -> str:
 
     modules = [*SNAPSHOT_MODULES, *(f"pygames.{gid}" for gid in pygames.game_ids())]
     h = hashlib.sha256()
-    for part in (wheel, DIST / archives["app"], snapshot.SNAPSHOT_MJS):
+    app = DIST / "py" / "app.zip"
+    for part in (wheel, app, snapshot.SNAPSHOT_MJS):
         h.update(part.read_bytes())
     h.update(bytecode.runtime_version().encode() + "\0".join(modules).encode())
     key = h.hexdigest()[:16]
@@ -357,8 +358,8 @@ def write_snapshot(wheel: Path, archives: dict[str, str]) -> str:
             SNAPSHOT_CACHE.mkdir(parents=True, exist_ok=True)
             for old in SNAPSHOT_CACHE.glob("snapshot-*.bin"):
                 old.unlink()
-            snapshot.make_snapshot(NODE_MODULES / "pyodide", [wheel], [DIST / archives["app"]],
-                                   modules, cached.with_suffix(".tmp"))
+            snapshot.make_snapshot(NODE_MODULES / "pyodide", [wheel], [app], modules,
+                                   cached.with_suffix(".tmp"))
             cached.with_suffix(".tmp").replace(cached)
         shutil.copyfile(cached, target)
     for stale in (DIST / "py").glob("snapshot-*.bin"):
@@ -367,21 +368,19 @@ def write_snapshot(wheel: Path, archives: dict[str, str]) -> str:
     return f"py/{name}"
 
 
-def runtime_config(wheel: Path, archives: dict[str, str], image: str | None = None) -> dict:
-    """``runtime.json``: what ``web/pyboot.mjs`` starts (see the module docstring). Paths
-    are relative to the file itself."""
-    lazy = {}
-    for name, rel in archives.items():
-        if name == "app":
-            continue
-        for member in sorted(app_archives({})[name]):
-            lazy[member[:-3].replace("/", ".")] = f"./{rel}"
+def runtime_config(wheel: Path, archives: dict[str, dict[str, Path]],
+                   image: str | None = None) -> dict:
+    """``runtime.json``: what ``web/pyboot.mjs`` starts (see the module docstring), from
+    :func:`write_archives`' archives. Paths are relative to the file itself."""
+    lazy = {member[:-3].replace("/", "."): f"./py/{name}.zip"
+            for name, members in sorted(archives.items()) if name != "app"
+            for member in sorted(members) if member.endswith(".py")}
     for whl in RUNTIME_WHEELS:
         lazy[whl.split("-", 1)[0]] = f"./wheels/{whl}"
     return {
         "pyodide": "./pyodide/",
         "wheels": [f"./wheels/{wheel.name}"],
-        "archives": [f"./{archives['app']}"],
+        "archives": ["./py/app.zip"],
         "files": {},
         "lazy": lazy,
         "main": "./worker.py",
@@ -391,8 +390,13 @@ def runtime_config(wheel: Path, archives: dict[str, str], image: str | None = No
         # What the worker checks before booting from a snapshot it got (a stale cache, a
         # proxy's error page): its size and the first 48 bytes (magic, build id).
         **({"snapshot_size": (DIST / image).stat().st_size,
-            "snapshot_head": (DIST / image).read_bytes()[:48].hex()} if image else {}),
+            "snapshot_head": _head(DIST / image, 48).hex()} if image else {}),
     }
+
+
+def _head(path: Path, n: int) -> bytes:
+    with open(path, "rb") as f:
+        return f.read(n)
 
 
 GENERATED = ("index.html", "play.html", "embed.html", "runtime.json", "sw.js", "precache.json")
@@ -416,7 +420,7 @@ def copy_app(wheel: Path) -> int:
         keep=lambda rel: rel in GENERATED or rel.split("/", 1)[0] in RUNTIME_DIRS,
     )
     archives = write_archives(pgui_bytecode())
-    image = write_snapshot(wheel, archives)
+    image = write_snapshot(wheel)
     lobby, play, embed = _render_pages()
     changed += _write_if_changed(DIST / "index.html", lobby)
     changed += _write_if_changed(DIST / "play.html", play)

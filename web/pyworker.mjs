@@ -11,7 +11,7 @@
 //                   {failed, retry}     Python could not start (retry: "bare" when a
 //                                       new worker without the snapshot should try)
 //                   {id, result} | {id, error}
-//                   {runtime: {id, boot, clients}}  on connecting: which runtime this is
+//                   {runtime: {id, clients}}  on connecting: which runtime this is
 const RUNTIME_ID = Math.random().toString(36).slice(2, 10);
 let stage = "runtime";
 let failure = "";
