@@ -39,6 +39,8 @@ DOCS = ROOT / "docs"
 PAGES = DOCS / "pages"
 RECORDS = DOCS / "records.json"
 LANGS = ("ja", "en")
+#: The way from a rules page (``<lang>/<id>.html``) to the top of the app beside it.
+APP_BASE = "../../"
 
 #: The few words of the page frame (the rest is in the fragments).
 WORDS = {
@@ -211,7 +213,7 @@ def board_url(name: str, board: dict[str, Any], lang: str) -> str:
     return f"./{board_page_name(name)}?{embed_query(board, lang)}"
 
 
-def first_frame(board: dict[str, Any], lang: str, app_base: str = "../../") -> tuple[str, str]:
+def first_frame(board: dict[str, Any], lang: str, app_base: str = APP_BASE) -> tuple[str, str]:
     """(HTML, stylesheet) of ``board`` as the embed first draws it, by the app's renderer."""
     from pgui.session_glue import Session
 
@@ -223,17 +225,14 @@ def first_frame(board: dict[str, Any], lang: str, app_base: str = "../../") -> t
 
 
 def render_board_page(name: str, title: str, boards: dict[str, dict[str, Any]], lang: str,
-                      app_base: str = "../../") -> str:
+                      app_base: str = APP_BASE) -> str:
     """The board page of ``name``: ``embed.html`` holding its first frame."""
     from pgui.pages import render_embed
 
     frame, css = first_frame(boards[name], lang, app_base)
-    page = render_embed(prefix=app_base, frame=frame, title=f"{esc(title)} | pygames")
-    page = page.replace('<html lang="en"', f'<html lang="{lang}"', 1)
-    if css:  # the game's look from the first frame on (glue.js adds the same link later)
-        link = f'<link rel="stylesheet" href="{app_base}{css.removeprefix("./")}" data-game="true">'
-        page = page.replace("</head>", link + "\n</head>", 1)
-    return page
+    # The game's look from the first frame on (glue.js finds the link and adds none).
+    return render_embed(prefix=app_base, frame=frame, title=f"{esc(title)} | pygames",
+                        lang=lang, stylesheet=css)
 
 
 def board_titles(fragment: str) -> dict[str, str]:
@@ -245,8 +244,8 @@ def board_html(name: str, title: str, boards: dict[str, dict[str, Any]], lang: s
                embed_base: str) -> str:
     board = boards[name]
     height = int(board.get("height", 600))
-    src = (embed_url(board, lang, embed_base) if embed_base != "../../"
-           else board_url(name, board, lang))
+    src = (board_url(name, board, lang) if embed_base == APP_BASE
+           else embed_url(board, lang, embed_base))
     return (f'<iframe class="board" id="board-{esc(name)}" '
             f'src="{esc(src)}" title="{esc(title)}" '
             f'loading="lazy" height="{height}" '
@@ -292,7 +291,7 @@ def _frame(lang: str, title: str, body: str, nav: str, css: str) -> str:
 
 
 def render_page(gid: str, lang: str, boards: dict[str, dict[str, Any]],
-                embed_base: str = "../../") -> str:
+                embed_base: str = APP_BASE) -> str:
     """The rules page of game ``gid`` in ``lang`` (it lives at ``<lang>/<gid>.html``)."""
     w = WORDS[lang]
     other = "en" if lang == "ja" else "ja"
@@ -352,7 +351,7 @@ def _write_if_changed(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def render_all(embed_base: str = "../../") -> dict[str, str]:
+def render_all(embed_base: str = APP_BASE) -> dict[str, str]:
     """Every file of the docs, relative path -> text."""
     boards = load_boards()
     ids = game_ids()
@@ -360,7 +359,7 @@ def render_all(embed_base: str = "../../") -> dict[str, str]:
     for lang in LANGS:
         for gid in ids:
             out[f"{lang}/{gid}.html"] = render_page(gid, lang, boards, embed_base)
-            if embed_base != "../../":
+            if embed_base != APP_BASE:
                 continue  # boards from another app (a test's): no board pages
             fragment = (PAGES / lang / f"{gid}.html").read_text(encoding="utf-8")
             for name, title in board_titles(fragment).items():
@@ -369,7 +368,7 @@ def render_all(embed_base: str = "../../") -> dict[str, str]:
     return out
 
 
-def build_docs(out_dir: Path, embed_base: str = "../../") -> list[Path]:
+def build_docs(out_dir: Path, embed_base: str = APP_BASE) -> list[Path]:
     """Write the rules pages into ``out_dir`` (only files whose text changed are written);
     returns the path of every docs file, written or not."""
     out_dir = Path(out_dir)

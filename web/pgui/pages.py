@@ -103,16 +103,20 @@ def render_play() -> str:
 """
 
 
-def render_embed(prefix: str = "./", frame: str = "", title: str = "pygames") -> str:
+def render_embed(prefix: str = "./", frame: str = "", title: str = "pygames",
+                 lang: str = "en", stylesheet: str = "") -> str:
     """``embed.html``: a record or position on a board, for an iframe on any site (with
-    ``frame``, a rules page's board: its first frame, shown before Python starts).
+    ``frame``, a rules page's board: its first frame in ``lang``, shown before Python
+    starts, with its game's ``stylesheet``, a path from the top of the app).
 
     It needs no cross-origin isolation and no storage, and fetches nothing from any host
     but its own."""
+    sheet = (f'\n<link rel="stylesheet" href="{prefix}{stylesheet.removeprefix("./")}" '
+             f'data-game="true">') if stylesheet else ""
     return f"""<!doctype html>
-<html lang="en" data-ready="false" data-page="embed">
+<html lang="{lang}" data-ready="false" data-page="embed">
 <head>
-{head(title, both_text("embed_description"), prefix)}
+{head(title, both_text("embed_description"), prefix)}{sheet}
 </head>
 <body class="embed">
 {python_shell(loading_hidden=False, lobby_link=False, prefix=prefix, frame=frame,
