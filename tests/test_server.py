@@ -8,6 +8,7 @@ its own, or with small ``Limits`` so each limit is reached at once.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import http.client
 import json
@@ -28,12 +29,32 @@ from tools.relay import RELAY, Limits  # noqa: E402
 ROOM = "room-0001"
 OTHER_ROOM = "room-0002"
 WAIT = 3.0  # seconds any single message may take to arrive
-MAC = "0123456789abcdef" * 4  # the shape of an HMAC-SHA256 in hex
-VALID = {  # one message of each kind, of the shapes web/peer.js sends
-    "hello": {"kind": "hello", "role": "guest", "mac": MAC, "nonce": "n0nce.-_"},
-    "offer": {"kind": "offer", "sdp": "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\n…", "mac": MAC},
-    "answer": {"kind": "answer", "sdp": "v=0\r\n", "mac": MAC},
-    "candidate": {
+NONCE = "AbCdEfGhIjKl-_09"  # the shape of a 12-byte AES-GCM nonce in base64url
+
+
+def b64url(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def sealed(label: str = "", k: str = "p", n: str = NONCE) -> dict:
+    """A sealed envelope of the shape web/peer.js sends. The relay cannot tell ciphertext
+    from any other bytes: here ``c`` is ``label`` (plus a 16-byte "tag"), so the tests can
+    tell their messages apart (:func:`label_of`)."""
+    return {"kind": "sealed", "k": k, "n": n, "c": b64url(label.encode() + b"\x00" * 16)}
+
+
+def label_of(data: dict) -> str:
+    raw = base64.urlsafe_b64decode(data["c"] + "=" * (-len(data["c"]) % 4))
+    return raw[:-16].decode()
+
+
+#: What web/peer.js sent before signaling was sealed: the relay carries none of it now.
+PLAINTEXT = [
+    {"kind": "hello", "role": "guest", "mac": "0123456789abcdef" * 4, "nonce": "n0nce.-_"},
+    {"kind": "hello", "role": "host"},
+    {"kind": "offer", "sdp": "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\n", "mac": "0" * 64},
+    {"kind": "answer", "sdp": "v=0\r\n", "mac": "0" * 64},
+    {
         "kind": "candidate",
         "candidate": {
             "candidate": "candidate:1 1 udp 2122260223 192.168.1.2 54321 typ host",
@@ -42,8 +63,8 @@ VALID = {  # one message of each kind, of the shapes web/peer.js sends
             "usernameFragment": "abcd",
         },
     },
-    "bye": {"kind": "bye"},
-}
+    {"kind": "bye"},
+]
 
 
 # --------------------------------------------------------------------------- helpers
@@ -86,14 +107,18 @@ def as_client(name: str) -> dict:
 
 
 @contextmanager
-def serving(directory, log_errors=False, client_key=None, **limits):
-    if client_key is None:  # as build.py starts it
+def serving(directory, log_errors=False, client_key=None, tap=None, **limits):
+    if client_key is None and tap is None:  # as build.py starts it
         srv, url = server.start_server_thread(
             0, directory, log_errors=log_errors, limits=Limits(**limits)
         )
     else:
         app = server.make_app(
-            directory, limits=Limits(**limits), log_errors=log_errors, client_key=client_key
+            directory,
+            limits=Limits(**limits),
+            log_errors=log_errors,
+            client_key=client_key,
+            tap=tap,
         )
         srv = server.ServerThread(app, "127.0.0.1", 0)
         srv.start()
@@ -137,10 +162,14 @@ def relay_url(url: str, room: str = ROOM) -> str:
     return f"{url}/relay/{room}"
 
 
-async def recv(ws) -> dict:
+async def recv_text(ws) -> str:
     msg = await ws.receive(timeout=WAIT)
     assert msg.type is WSMsgType.TEXT, (msg.type, msg.data, msg.extra)
-    return json.loads(msg.data)
+    return msg.data
+
+
+async def recv(ws) -> dict:
+    return json.loads(await recv_text(ws))
 
 
 async def recv_close(ws) -> tuple[int, str]:
@@ -190,8 +219,8 @@ async def connect(session, url, room: str = ROOM, **kw):
     return ws, welcome
 
 
-def offer(to: str, sdp: str = "v=0") -> dict:
-    return {"to": to, "data": {"kind": "offer", "sdp": sdp, "mac": MAC}}
+def signal(to: str, label: str = "", k: str = "p") -> dict:
+    return {"to": to, "data": sealed(label, k)}
 
 
 # --------------------------------------------------------------------------- static files
@@ -332,14 +361,14 @@ def test_welcome_join_signal_leave(site):
             assert await recv(b) == {"type": "join", "id": wc["id"]}
             assert len({wa["id"], wb["id"], wc["id"]}) == 3
 
-            await b.send_json({"to": wa["id"], "data": VALID["offer"]})
-            assert await recv(a) == {"type": "signal", "from": wb["id"], "data": VALID["offer"]}
-            for kind in ("hello", "answer", "candidate", "bye"):
-                await a.send_json({"to": wc["id"], "data": VALID[kind]})
+            await b.send_json(signal(wa["id"], "an offer"))
+            assert await recv(a) == {"type": "signal", "from": wb["id"], "data": sealed("an offer")}
+            for label, k in (("hello", "p"), ("a spectator's hello", "w"), ("answer", "p")):
+                await a.send_json(signal(wc["id"], label, k))
                 assert await recv(c) == {
                     "type": "signal",
                     "from": wa["id"],
-                    "data": VALID[kind],
+                    "data": sealed(label, k),
                 }
             await nothing_more(b)  # a signal goes to its target only
 
@@ -362,7 +391,7 @@ def test_signals_stay_inside_their_room(site):
             a, wa = await connect(s, url, ROOM)
             b, wb = await connect(s, url, OTHER_ROOM)
             assert wb["peers"] == []  # rooms do not see each other
-            await b.send_json(offer(wa["id"]))
+            await b.send_json(signal(wa["id"]))
             assert (await recv(b))["code"] == "no_such_peer"
             await nothing_more(a)
             await a.close()
@@ -372,22 +401,25 @@ def test_signals_stay_inside_their_room(site):
         run(scenario(url))
 
 
+SEALED_TEXT = json.dumps(sealed("x"))
+PLAIN_OFFER = json.dumps(PLAINTEXT[2])
 BAD_FRAMES = [
     ("this is not json", "not_json"),
-    ('{"to": "x", "data": {"kind": "offer", "n": NaN}}', "not_json"),
+    ('{"to": "x", "data": {"kind": "sealed", "n": NaN}}', "not_json"),
     ("[" * 5000 + "]" * 5000, "not_json"),
     ("[1, 2]", "malformed"),
-    ('"offer"', "malformed"),
-    ('{"data": {"kind": "offer"}}', "malformed"),
-    ('{"to": 7, "data": {"kind": "offer"}}', "malformed"),
-    ('{"to": "@A", "data": "offer"}', "malformed"),
+    ('"sealed"', "malformed"),
+    ('{"data": ' + SEALED_TEXT + "}", "malformed"),
+    ('{"to": 7, "data": ' + SEALED_TEXT + "}", "malformed"),
+    ('{"to": "@A", "data": "sealed"}', "malformed"),
     ('{"to": "@A"}', "malformed"),
     ('{"to": "@A", "data": {"kind": "move", "action": "CB"}}', "not_signaling"),
     ('{"to": "@A", "data": {}}', "not_signaling"),
-    ('{"to": "@A", "data": {"kind": ["offer"]}}', "not_signaling"),
-    ('{"to": "@A", "data": {"kind": "offer"}}', "malformed"),  # no sdp, no mac
-    ('{"to": "nobody-here", "data": {"kind": "bye"}}', "no_such_peer"),
-    ('{"to": "@B", "data": {"kind": "bye"}}', "no_such_peer"),  # to oneself
+    ('{"to": "@A", "data": {"kind": ["sealed"]}}', "not_signaling"),
+    ('{"to": "@A", "data": ' + PLAIN_OFFER + "}", "not_signaling"),  # as before sealing
+    ('{"to": "@A", "data": {"kind": "sealed"}}', "malformed"),  # no k, n or c
+    ('{"to": "nobody-here", "data": ' + SEALED_TEXT + "}", "no_such_peer"),
+    ('{"to": "@B", "data": ' + SEALED_TEXT + "}", "no_such_peer"),  # to oneself
     (b"\x00binary", "malformed"),
 ]
 
@@ -408,11 +440,11 @@ def test_each_bad_message_gets_its_error_and_the_connection_stays_open(site):
                 assert error["code"] == code, frame
                 assert isinstance(error["message"], str) and error["message"], frame
                 # Still open, and nothing bad reached the other peer.
-                await b.send_json(offer(wa["id"], "still here"))
+                await b.send_json(signal(wa["id"], "still here"))
                 assert await recv(a) == {
                     "type": "signal",
                     "from": wb["id"],
-                    "data": {"kind": "offer", "sdp": "still here", "mac": MAC},
+                    "data": sealed("still here"),
                 }
             await nothing_more(a)
             await a.close()
@@ -422,51 +454,47 @@ def test_each_bad_message_gets_its_error_and_the_connection_stays_open(site):
         run(scenario(url))
 
 
-def candidate(**inner) -> dict:
-    return {"kind": "candidate", "candidate": inner}
+def envelope(**changes) -> dict:
+    """A sealed envelope with some keys changed (a value of None: the key left out)."""
+    data = {**sealed("x"), **changes}
+    return {key: value for key, value in data.items() if value is not None}
 
 
-# With max_sdp=100 and max_candidate=50 (see test_bad_payloads_are_refused_and_not_forwarded).
+# With max_sealed=100 (see test_bad_payloads_are_refused_and_not_forwarded).
 BAD_PAYLOADS = [
-    ({"kind": "hello"}, "malformed"),
-    ({"kind": "hello", "role": "spectator"}, "malformed"),
-    ({"kind": "hello", "role": ["host"]}, "malformed"),
-    ({"kind": "hello", "role": "host", "game": "kiriai"}, "malformed"),
-    ({"kind": "hello", "role": "host", "mac": MAC.upper()}, "malformed"),
-    ({"kind": "hello", "role": "host", "mac": MAC[:-1]}, "malformed"),
-    ({"kind": "hello", "role": "host", "mac": None}, "malformed"),
-    ({"kind": "hello", "role": "host", "nonce": "short"}, "malformed"),
-    ({"kind": "hello", "role": "host", "nonce": "n" * 65}, "malformed"),
-    ({"kind": "hello", "role": "host", "nonce": "with space"}, "malformed"),
-    ({"kind": "hello", "role": "host", "nonce": "ünïcödé-nonce"}, "malformed"),
-    ({"kind": "hello", "role": "host", "nonce": 12345678}, "malformed"),
-    ({"kind": "offer", "sdp": "v=0"}, "malformed"),  # no mac
-    ({"kind": "offer", "mac": MAC}, "malformed"),
-    ({"kind": "offer", "sdp": 0, "mac": MAC}, "malformed"),
-    ({"kind": "offer", "sdp": "v=0", "mac": MAC, "type": "offer"}, "malformed"),
-    ({"kind": "offer", "sdp": "\ud800", "mac": MAC}, "malformed"),  # not Unicode text
-    ({"kind": "offer", "sdp": "x" * 101, "mac": MAC}, "too_big"),
-    ({"kind": "offer", "sdp": "é" * 51, "mac": MAC}, "too_big"),  # 51 characters, 102 bytes
-    ({"kind": "answer", "sdp": "v=0", "mac": None}, "malformed"),
-    ({"kind": "answer", "sdp": "x" * 101, "mac": MAC}, "too_big"),
-    ({"kind": "candidate"}, "malformed"),
-    ({"kind": "candidate", "candidate": "candidate:1 1 udp"}, "malformed"),
-    ({**VALID["candidate"], "sdpMid": "0"}, "malformed"),  # beside, not inside
-    (candidate(), "malformed"),
-    (candidate(candidate=None), "malformed"),
-    (candidate(candidate="c", sdpMid=0), "malformed"),
-    (candidate(candidate="c", sdpMid="m" * 65), "malformed"),
-    (candidate(candidate="c", sdpMLineIndex=-1), "malformed"),
-    (candidate(candidate="c", sdpMLineIndex=65536), "malformed"),
-    (candidate(candidate="c", sdpMLineIndex=True), "malformed"),
-    (candidate(candidate="c", sdpMLineIndex=0.0), "malformed"),
-    (candidate(candidate="c", sdpMLineIndex="0"), "malformed"),
-    (candidate(candidate="c", usernameFragment="u" * 257), "malformed"),
-    (candidate(candidate="c", usernameFragment=["u"]), "malformed"),
-    (candidate(candidate="c", relayProtocol="udp"), "malformed"),
-    (candidate(candidate="c" * 51), "too_big"),
-    (candidate(candidate="\udfff"), "malformed"),
-    ({"kind": "bye", "reason": "done"}, "malformed"),
+    *((data, "not_signaling") for data in PLAINTEXT),
+    ({"kind": "Sealed", "k": "p", "n": NONCE, "c": "AAAA"}, "not_signaling"),
+    ({"k": "p", "n": NONCE, "c": "AAAA"}, "not_signaling"),  # no kind
+    (envelope(k=None), "malformed"),
+    (envelope(n=None), "malformed"),
+    (envelope(c=None), "malformed"),
+    (envelope(to="someone"), "malformed"),  # an extra key
+    (envelope(mac="0" * 64), "malformed"),
+    (envelope(k="x"), "malformed"),
+    (envelope(k="P"), "malformed"),
+    (envelope(k="pw"), "malformed"),
+    (envelope(k=""), "malformed"),
+    (envelope(k=["p"]), "malformed"),
+    (envelope(k=0), "malformed"),
+    (envelope(n=NONCE[:-1]), "malformed"),  # 15 characters: not 12 bytes
+    (envelope(n=NONCE + "A"), "malformed"),
+    (envelope(n="AAAAAAAAAAAAAAA="), "malformed"),  # padded
+    (envelope(n="AbCdEfGhIjKl+/09"), "malformed"),  # base64, not base64url
+    (envelope(n="AbCdEfGhIjKl é09"), "malformed"),
+    (envelope(n=12345678901234567890), "malformed"),
+    (envelope(n=["AbCdEfGhIjKl-_09"]), "malformed"),
+    (envelope(c=""), "malformed"),
+    (envelope(c="QQ=="), "malformed"),  # padded
+    (envelope(c="ab+/"), "malformed"),  # base64, not base64url
+    (envelope(c="ab cd"), "malformed"),
+    (envelope(c="AAAAA"), "malformed"),  # 5 characters: no bytes have that base64url
+    (envelope(c="ééé"), "malformed"),
+    (envelope(c="\ud800AAA"), "malformed"),  # not Unicode text
+    (envelope(c=123), "malformed"),
+    (envelope(c={"ct": "AAAA"}), "malformed"),
+    (envelope(c="A" * 102), "too_big"),
+    (envelope(c="A" * 104), "too_big"),
+    (envelope(c="=" * 104), "malformed"),  # a bad shape is told first
 ]
 
 
@@ -476,42 +504,39 @@ def test_bad_payloads_are_refused_and_not_forwarded(site):
             a, wa = await connect(s, url)
             b, wb = await connect(s, url)
             await recv(a)  # join
-            for data, code in BAD_PAYLOADS:
+            for i, (data, code) in enumerate(BAD_PAYLOADS):
                 await b.send_json({"to": wa["id"], "data": data})
                 error = await recv(b)
                 assert (error["type"], error["code"]) == ("error", code), data
                 assert error["message"], data
                 # b is still open (a too_big payload, unlike a too_big frame, does not close
-                # it), and the next thing a gets is this bye: the bad one never reached it.
-                await b.send_json({"to": wa["id"], "data": VALID["bye"]})
+                # it), and the next thing a gets is this one: the bad one never reached it.
+                await b.send_json(signal(wa["id"], f"good {i}"))
                 assert await recv(a) == {
                     "type": "signal",
                     "from": wb["id"],
-                    "data": VALID["bye"],
+                    "data": sealed(f"good {i}"),
                 }, data
             await nothing_more(a)
             await a.close()
             await b.close()
 
-    limits = {"max_sdp": 100, "max_candidate": 50, "rate": 1000, "client_rate": 2000}
+    limits = {"max_sealed": 100, "rate": 1000, "client_rate": 2000}
     with serving(site, **limits) as (_srv, url):
         run(scenario(url))
 
 
 GOOD_PAYLOADS = [
-    {"kind": "hello", "role": "host"},  # pages that send no mac
-    {"kind": "hello", "role": "guest", "mac": MAC},
-    {"kind": "hello", "role": "host", "mac": MAC, "nonce": "a" * 8},
-    {"kind": "hello", "role": "host", "nonce": "Az09_-." + "z" * 57},  # 64 characters
-    {"kind": "offer", "sdp": "é" * 50, "mac": MAC},  # exactly max_sdp bytes
-    {"kind": "offer", "sdp": "", "mac": MAC},
-    {"kind": "answer", "sdp": "x" * 100, "mac": MAC},
-    candidate(candidate="c" * 50),  # exactly max_candidate bytes
-    candidate(candidate=""),  # an end of candidates
-    candidate(candidate="c", sdpMid=None, sdpMLineIndex=None, usernameFragment=None),
-    candidate(candidate="c", sdpMid="m" * 64, sdpMLineIndex=65535, usernameFragment="u" * 256),
-    {"kind": "bye"},
-]  # and VALID, at the default limits, in test_welcome_join_signal_leave
+    sealed("a hello"),
+    sealed("a spectator's", k="w"),
+    envelope(n="Az09-_" + "z" * 10),  # every kind of character
+    envelope(n="________________", c="-_-_"),
+    envelope(c="AA"),  # 1 byte
+    envelope(c="AAA"),  # 2 bytes
+    envelope(c="Az09-_" * 16 + "AAAA"),  # exactly max_sealed (100) characters
+    envelope(c="B" * 99),
+    envelope(c="C" * 98),
+]  # and sealed messages at the default limits in test_welcome_join_signal_leave
 
 
 def test_good_payloads_are_forwarded_unchanged(site):
@@ -527,8 +552,46 @@ def test_good_payloads_are_forwarded_unchanged(site):
             await a.close()
             await b.close()
 
-    with serving(site, max_sdp=100, max_candidate=50) as (_srv, url):
+    with serving(site, max_sealed=100) as (_srv, url):
         run(scenario(url))
+
+
+def test_the_tap_sees_exactly_what_was_forwarded(site):
+    """make_app(tap=...) is called with (room, text) for each frame forwarded: the very
+    text its recipient got, and nothing for what was refused."""
+    tapped: list[tuple[str, str]] = []
+
+    async def scenario(url):
+        async with aiohttp.ClientSession() as s:
+            a, wa = await connect(s, url, ROOM)
+            b, wb = await connect(s, url, ROOM)
+            c, wc = await connect(s, url, OTHER_ROOM)
+            d, wd = await connect(s, url, OTHER_ROOM)
+            await recv(a)  # joins
+            await recv(c)
+            got = []
+            await b.send_json(signal(wa["id"], "one"))
+            got.append((ROOM, await recv_text(a)))
+            await b.send_json({"to": wa["id"], "data": PLAINTEXT[2]})  # refused
+            assert (await recv(b))["code"] == "not_signaling"
+            await b.send_json(signal("nobody-here", "lost"))  # refused
+            assert (await recv(b))["code"] == "no_such_peer"
+            await a.send_json(signal(wb["id"], "two", k="w"))
+            got.append((ROOM, await recv_text(b)))
+            await d.send_json(signal(wc["id"], "three"))
+            got.append((OTHER_ROOM, await recv_text(c)))
+            for ws in (a, b, c, d):
+                await ws.close()
+            return got, (wa, wb, wc, wd)
+
+    with serving(site, tap=lambda room, text: tapped.append((room, text))) as (_srv, url):
+        got, (wa, wb, _wc, wd) = run(scenario(url))
+    assert tapped == got
+    assert [json.loads(text) for _room, text in tapped] == [
+        {"type": "signal", "from": wb["id"], "data": sealed("one")},
+        {"type": "signal", "from": wa["id"], "data": sealed("two", k="w")},
+        {"type": "signal", "from": wd["id"], "data": sealed("three")},
+    ]
 
 
 @pytest.mark.parametrize("room", ["short", "x" * 65, "bad.room!", "with%20space", "ルーム12345678"])
@@ -577,8 +640,7 @@ def test_limits_defaults():
         rooms_per_client=20,
         connections_per_client=40,
         client_rate=400,
-        max_sdp=8192,
-        max_candidate=1024,
+        max_sealed=12288,
     )
 
 
@@ -588,8 +650,8 @@ def test_max_message_counts_bytes_then_closes_1009(site):
             a, wa = await connect(s, url)
             b, wb = await connect(s, url)
             await recv(a)
-            exact = json.dumps(offer(wa["id"], ""), ensure_ascii=False)
-            exact = exact.replace('"sdp": ""', '"sdp": "' + "x" * (200 - len(exact)) + '"')
+            exact = json.dumps(signal(wa["id"], "x" * 40))
+            exact += " " * (200 - len(exact))  # JSON may end with white space
             assert len(exact.encode()) == 200
             await b.send_str(exact)  # exactly the limit: forwarded
             assert (await recv(a))["type"] == "signal"
@@ -612,13 +674,13 @@ def test_rate_drops_then_closes_1008_at_twice_the_rate(site):
             b, _wb = await connect(s, url)
             await recv(a)
             for i in range(3):
-                await b.send_json(offer(wa["id"], str(i)))
+                await b.send_json(signal(wa["id"], str(i)))
             for i in range(3):
-                assert (await recv(a))["data"]["sdp"] == str(i)
+                assert label_of((await recv(a))["data"]) == str(i)
             for _ in range(3):  # messages 4 to 6: dropped, each with an error
-                await b.send_json(offer(wa["id"], "dropped"))
+                await b.send_json(signal(wa["id"], "dropped"))
                 assert (await recv(b))["code"] == "rate"
-            await b.send_json(offer(wa["id"], "seventh"))  # over twice the rate
+            await b.send_json(signal(wa["id"], "seventh"))  # over twice the rate
             assert (await recv(b))["code"] == "rate"
             assert await recv_close(b) == (1008, "rate")
             assert (await recv(a))["type"] == "leave"  # none of the dropped ones came
@@ -634,13 +696,13 @@ def test_rate_window_slides(site):
             a, wa = await connect(s, url)
             b, _wb = await connect(s, url)
             await recv(a)
-            await b.send_json(offer(wa["id"], "1"))
-            await b.send_json(offer(wa["id"], "2"))
-            await b.send_json(offer(wa["id"], "3"))
+            await b.send_json(signal(wa["id"], "1"))
+            await b.send_json(signal(wa["id"], "2"))
+            await b.send_json(signal(wa["id"], "3"))
             assert (await recv(b))["code"] == "rate"
             await asyncio.sleep(0.45)
-            await b.send_json(offer(wa["id"], "4"))
-            got = [(await recv(a))["data"]["sdp"] for _ in range(3)]
+            await b.send_json(signal(wa["id"], "4"))
+            got = [label_of((await recv(a))["data"]) for _ in range(3)]
             assert got == ["1", "2", "4"]
             await a.close()
             await b.close()
@@ -704,7 +766,7 @@ def test_idle_connections_are_closed_1000(site):
                 i = 0
                 while not a.closed:
                     await asyncio.sleep(0.15)
-                    await b.send_json(offer(wa["id"], str(i)))
+                    await b.send_json(signal(wa["id"], str(i)))
                     i += 1
 
             talking = asyncio.create_task(talk())
@@ -825,15 +887,15 @@ def test_client_rate_counts_every_connection_of_an_address(site):
                 for _ in range(joins):
                     assert (await recv(ws))["type"] == "join"
             for i in range(3):  # b's whole rate
-                await b.send_json(offer(wa["id"], f"b{i}"))
-            await c.send_json(offer(wa["id"], "c0"))  # the address's 4th: still forwarded
+                await b.send_json(signal(wa["id"], f"b{i}"))
+            await c.send_json(signal(wa["id"], "c0"))  # the address's 4th: still forwarded
             for _ in range(2):  # c has sent 2 and 3, under its rate, but the address is over
-                await c.send_json(offer(wa["id"], "dropped"))
+                await c.send_json(signal(wa["id"], "dropped"))
                 error = await recv(c)
                 assert error["code"] == "rate"
                 assert "your address" in error["message"]
-            await d.send_json(offer(wa["id"], "d0"))  # another address is not affected
-            got = [(m["from"], m["data"]["sdp"]) for m in [await recv(a) for _ in range(5)]]
+            await d.send_json(signal(wa["id"], "d0"))  # another address is not affected
+            got = [(m["from"], label_of(m["data"])) for m in [await recv(a) for _ in range(5)]]
             assert got == [
                 (wb["id"], "b0"),
                 (wb["id"], "b1"),
@@ -860,15 +922,15 @@ def test_idle_counts_only_forwarded_signaling(site):
             refusals = [
                 "not json",
                 b"\x00binary",
-                json.dumps({"to": wa["id"], "data": {"kind": "bye", "why": "no"}}),
-                json.dumps({"to": "nobody-here", "data": VALID["bye"]}),
+                json.dumps({"to": wa["id"], "data": {**sealed("x"), "why": "no"}}),
+                json.dumps({"to": "nobody-here", "data": sealed("x")}),
                 json.dumps({"to": wa["id"], "data": {"kind": "move"}}),
             ]
 
-            async def signal(ws, to, times=10):  # every 0.1 s, idle is 0.5 s
+            async def keep_signaling(ws, to, times=10):  # every 0.1 s, idle is 0.5 s
                 for i in range(times):
                     await asyncio.sleep(0.1)
-                    await ws.send_json(offer(to, str(i)))
+                    await ws.send_json(signal(to, str(i)))
 
             async def refuse(ws, most=40):  # every 0.1 s until closed (or 4 s)
                 sent = 0
@@ -882,8 +944,8 @@ def test_idle_counts_only_forwarded_signaling(site):
 
             refusing = asyncio.create_task(refuse(c))
             signaling = [
-                asyncio.create_task(signal(a, wb["id"])),
-                asyncio.create_task(signal(b, wa["id"])),
+                asyncio.create_task(keep_signaling(a, wb["id"])),
+                asyncio.create_task(keep_signaling(b, wa["id"])),
             ]
             to_a, to_b, to_c = await asyncio.gather(read_all(a), read_all(b), read_all(c))
             await asyncio.gather(*signaling)
@@ -918,7 +980,7 @@ def test_a_peer_is_never_closed_for_what_others_send_it(site):
             senders = [await connect(s, url, **as_client("crowd")) for _ in range(7)]
             for _ in senders:
                 assert (await recv(host))["type"] == "join"
-            hello = {"to": wh["id"], "data": {"kind": "hello", "role": "guest", "mac": MAC}}
+            hello = signal(wh["id"], "a hello")
 
             async def flood(ws):  # each its whole rate: 140 hellos, 100 from the crowd get in
                 for _ in range(limits["rate"]):
@@ -943,11 +1005,11 @@ def test_a_peer_is_never_closed_for_what_others_send_it(site):
             # The host, sent five times its own rate, is open and may still signal.
             assert not host.closed
             first, wfirst = senders[0]
-            await host.send_json({"to": wfirst["id"], "data": {"kind": "hello", "role": "host"}})
+            await host.send_json(signal(wfirst["id"], "the host's hello"))
             assert await recv(first) == {
                 "type": "signal",
                 "from": wh["id"],
-                "data": {"kind": "hello", "role": "host"},
+                "data": sealed("the host's hello"),
             }
             for ws in (host, *(ws for ws, _w in senders)):
                 await ws.close()

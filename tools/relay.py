@@ -17,11 +17,19 @@ One aiohttp application on one origin serves two things:
   ``[serve] 404 GET /path`` (not a missing ``/favicon.ico``; a relay path is printed as
   ``/relay/<room>``).
 - **The signaling relay** at ``GET /relay/{room}``, a WebSocket that carries the offers,
-  answers and ICE candidates two browsers exchange to open a WebRTC data channel. Games are
-  played over that channel, peer to peer: game messages never go through the relay.
+  answers and ICE candidates two browsers exchange to open a WebRTC data channel, sealed.
+  Games are played over that channel, peer to peer: game messages never go through the
+  relay.
 
 Relay protocol
 --------------
+
+The relay carries only sealed messages: web/peer.js encrypts and authenticates every
+signaling message (AES-GCM, under a key from the invite link's fragment, which never
+reaches a server) before it sends it. The relay cannot read them nor forge one the pages
+would accept; what it sees is a room topic (the first 32 hex digits of sha256 of
+``"pygames room|" + room``, not the room itself) and ciphertext. It checks only the
+envelope's shape and size, and still logs no room id and no content.
 
 A room id is 8 to 64 characters from ``A-Z a-z 0-9 _ -`` (anything else: HTTP 400). Every
 message is one JSON object in one text frame.
@@ -39,35 +47,30 @@ Server to client:
   sent was refused and not forwarded; the connection stays open unless said below.
 
 Client to server: ``{"to": ID, "data": DATA}``, forwarded unchanged as a ``signal`` to peer
-``ID`` of the same room. ``DATA`` has one of these shapes (what web/peer.js sends) and no
-other key; "hex" is 64 lowercase hex digits, sizes are bytes of UTF-8:
+``ID`` of the same room. ``DATA`` is a sealed envelope (what web/peer.js sends), exactly
+these four keys::
 
-================ =========================================================================
-``hello``        ``{"kind": "hello", "role": "host" or "guest"}``, optionally with ``"mac"``
-                 (hex) and ``"nonce"`` (8 to 64 characters from ``A-Z a-z 0-9 _ - .``)
-``offer``        ``{"kind": "offer", "sdp": a string, "mac": hex}``; ``sdp`` at most
-                 ``max_sdp`` bytes
-``answer``       ``{"kind": "answer", "sdp": a string, "mac": hex}``; the same
-``candidate``    ``{"kind": "candidate", "candidate": {"candidate": a string of at most
-                 max_candidate bytes, "sdpMid": a string of at most 64 bytes or null,
-                 "sdpMLineIndex": an integer from 0 to 65535 or null, "usernameFragment": a
-                 string of at most 256 bytes or null}}``; the inner keys other than
-                 ``candidate`` may be left out
-``bye``          ``{"kind": "bye"}``
-================ =========================================================================
+    {"kind": "sealed", "k": "p" or "w", "n": NONCE, "c": CIPHERTEXT}
+
+``k`` names the key it is sealed under (the players' or the spectators'); ``NONCE`` is the
+12-byte AES-GCM nonce in base64url: 16 characters of ``A-Z a-z 0-9 _ -``; ``CIPHERTEXT`` is
+the ciphertext and its tag in base64url without padding: 1 to ``max_sealed`` characters of
+that alphabet, of a length base64url can have (not 1 more than a multiple of 4).
 
 Error codes:
 
 ======================== ===============================================================
 ``not_json``             the text frame is not JSON (NaN and Infinity are not JSON either)
 ``malformed``            not an object with a string ``to`` and an object ``data``; a
-                         binary frame; ``data`` not of its kind's shape above (a key
-                         missing, extra or of the wrong type; a string that is not valid
-                         Unicode, such as a lone surrogate)
-``not_signaling``        ``data.kind`` is not one of the five kinds above
-``too_big``              an ``sdp`` over ``max_sdp`` or a ``candidate`` string over
-                         ``max_candidate`` bytes (refused, the connection stays open); the
-                         whole frame over ``max_message`` bytes: then closed with 1009
+                         binary frame; a ``sealed`` ``data`` not of the shape above (a key
+                         missing, extra or of the wrong type, ``k`` not ``p`` or ``w``, a
+                         character outside base64url's alphabet, a nonce not of 16
+                         characters, a ciphertext of no possible length)
+``not_signaling``        ``data.kind`` is missing or is not ``"sealed"`` (such as the old
+                         plaintext hello, offer, answer, candidate and bye)
+``too_big``              a ciphertext ``c`` over ``max_sealed`` bytes (refused, the
+                         connection stays open); the whole frame over ``max_message``
+                         bytes: then closed with 1009
 ``no_such_peer``         ``to`` is not another peer of this room (now)
 ``rate``                 over ``rate`` messages in ``rate_window`` s on this connection, or
                          over ``client_rate`` from this client address: dropped; over twice
@@ -90,13 +93,13 @@ connections are closed with 1001. Connections that stop answering WebSocket ping
 that 256 messages wait for it (1013 is not sent, the socket is cut).
 
 Limits (:class:`Limits`, defaults): ``max_message`` 16384 bytes of UTF-8 per text frame;
-``max_sdp`` 8192 bytes per ``sdp``; ``max_candidate`` 1024 bytes per ``candidate`` string;
-``rate`` 60 messages per ``rate_window`` 10 s per connection and ``client_rate`` 400 per
-``rate_window`` per client address, all its connections together (every frame counts,
-refused ones too); ``peers_per_room`` 8; ``max_rooms`` 1000 rooms in all and
-``rooms_per_client`` 20 per client address (a room counts for the address that created
-it, i.e. entered it first, until its last peer leaves; joining a room does not count);
-``connections_per_client`` 40 open connections per client address; ``idle`` 600 s;
+``max_sealed`` 12288 bytes per ciphertext ``c`` (room for an offer's SDP, sealed and in
+base64url); ``rate`` 60 messages per ``rate_window`` 10 s per connection and
+``client_rate`` 400 per ``rate_window`` per client address, all its connections together
+(every frame counts, refused ones too); ``peers_per_room`` 8; ``max_rooms`` 1000 rooms in
+all and ``rooms_per_client`` 20 per client address (a room counts for the address that
+created it, i.e. entered it first, until its last peer leaves; joining a room does not
+count); ``connections_per_client`` 40 open connections per client address; ``idle`` 600 s;
 ``heartbeat`` 30 s. The limits count what a connection sends, never what it is sent: a
 peer is not closed because others signal it a lot (only if it does not read them, above).
 
@@ -111,7 +114,13 @@ server's own origin (the scheme of the request plus the host and port of its ``H
 header, e.g. ``http://127.0.0.1:8000``) is refused with HTTP 403, so a page of another site
 cannot use a served relay. A request without ``Origin`` (not a browser) is accepted.
 
-The relay logs nothing about rooms or messages: no room id, no content.
+The relay logs nothing about rooms or messages: no room id (a topic now), no content.
+
+Test hook: ``make_app(tap=...)`` (or ``Relay(..., tap=...)``) is called as ``tap(room,
+text)`` for every frame the relay forwards, where ``room`` is the room id of the URL (the
+topic) and ``text`` the exact text frame sent to the recipient (the ``signal`` message), on
+the relay's event loop, once the frame is queued for its recipient: it must not block nor
+raise. The tests capture with it what the relay carried. Nothing is logged with it.
 
 Run by ``python build.py serve``, the tests and the benchmarks; it needs aiohttp, installed
 into ``.venv`` from pyproject.toml's ``test`` extra. From the command line (in .venv)::
@@ -173,14 +182,12 @@ CACHED_PREFIXES = ("/pyodide/", "/py/snapshot-")
 TWINS = ((".br", "br"), (".gz", "gzip"))
 
 ROOM_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
-KINDS = frozenset({"hello", "offer", "answer", "candidate", "bye"})
 OUTBOX = 256  # messages waiting for one slow reader before it is cut off
-HEX_MAC = re.compile(r"[0-9a-f]{64}")
-NONCE = re.compile(r"[A-Za-z0-9_.-]{8,64}")
-ROLES = ("host", "guest")
-HELLO_KEYS = frozenset({"kind", "role", "mac", "nonce"})
-SDP_KEYS = frozenset({"kind", "sdp", "mac"})
-CANDIDATE_KEYS = frozenset({"candidate", "sdpMid", "sdpMLineIndex", "usernameFragment"})
+#: The one shape of ``data`` the relay forwards: a sealed envelope (web/peer.js's "sealing").
+SEALED_KEYS = frozenset({"kind", "k", "n", "c"})
+SEAL_KEYS = ("p", "w")  # sealed under the players' key or the spectators'
+SEAL_NONCE = re.compile(r"[A-Za-z0-9_-]{16}")  # 12 bytes in base64url
+BASE64URL = re.compile(r"[A-Za-z0-9_-]+")  # no padding
 
 
 @dataclass(frozen=True)
@@ -197,8 +204,7 @@ class Limits:
     rooms_per_client: int = 20  # rooms held that were created from one client address
     connections_per_client: int = 40  # open connections from one client address
     client_rate: int = 400  # messages per rate_window from one address, all connections
-    max_sdp: int = 8192  # bytes of the sdp of an offer or answer
-    max_candidate: int = 1024  # bytes of the candidate string of a candidate
+    max_sealed: int = 12288  # bytes (base64url characters) of a sealed message's ciphertext
 
 
 DEFAULT_LIMITS = Limits()
@@ -237,7 +243,7 @@ def _static_handler(root: Path, mounts: dict[str, Path] | None = None):
         base, path = root, request.path
         for prefix, directory in mounted:
             if path.startswith(prefix):
-                base, path = directory, path[len(prefix) - 1:]
+                base, path = directory, path[len(prefix) - 1 :]
                 break
         found = _file_for(base, path)
         if isinstance(found, str):  # a directory: its address ends with "/"
@@ -434,14 +440,19 @@ class Relay:
     """Rooms of peers and the forwarding between them. Lives on one event loop.
 
     ``client_key`` maps a request to its client address, the key of the per-client
-    limits (default :func:`client_address`).
+    limits (default :func:`client_address`). ``tap(room, text)``, a test hook, is called
+    with every frame forwarded: the room id and the exact text sent to the recipient.
     """
 
     def __init__(
-        self, limits: Limits, client_key: Callable[[web.Request], str] | None = None
+        self,
+        limits: Limits,
+        client_key: Callable[[web.Request], str] | None = None,
+        tap: Callable[[str, str], None] | None = None,
     ) -> None:
         self.limits = limits
         self.client_key = client_key or client_address
+        self.tap = tap
         self.rooms: dict[str, dict[str, Peer]] = {}
         self.creators: dict[str, str] = {}  # room id -> the client address that created it
         self.clients: dict[str, _Client] = {}  # only addresses with connections or rooms
@@ -535,7 +546,7 @@ class Relay:
             join = _dumps({"type": "join", "id": peer.id})
             for other in others:
                 other.send(join)
-            await self._read_loop(peer, room, client)
+            await self._read_loop(peer, room_id, room, client)
         except _Closing as closing:
             code, reason = closing.code, closing.reason
             if closing.message:
@@ -574,7 +585,9 @@ class Relay:
         for other in room.values():
             other.send(leave)
 
-    async def _read_loop(self, peer: Peer, room: dict[str, Peer], client: _Client) -> None:
+    async def _read_loop(
+        self, peer: Peer, room_id: str, room: dict[str, Peer], client: _Client
+    ) -> None:
         limits = self.limits
         loop = asyncio.get_running_loop()
         deadline = loop.time() + limits.idle
@@ -604,7 +617,7 @@ class Relay:
             if msg.type is WSMsgType.BINARY:
                 peer.send(_error("malformed", "Send JSON in text frames, not binary ones."))
                 continue
-            if self._forward(peer, room, msg.data):
+            if self._forward(peer, room_id, room, msg.data):
                 deadline = now + limits.idle  # only signaling that got through counts
 
     def _over_rate(self, peer: Peer, client: _Client, now: float) -> bool:
@@ -632,7 +645,7 @@ class Relay:
             return True
         return False
 
-    def _forward(self, peer: Peer, room: dict[str, Peer], text: str) -> bool:
+    def _forward(self, peer: Peer, room_id: str, room: dict[str, Peer], text: str) -> bool:
         """Forward one text frame to its target; False if it was refused (with an error)."""
         try:
             message = json.loads(text, parse_constant=_not_json)
@@ -647,23 +660,21 @@ class Relay:
             peer.send(
                 _error(
                     "malformed",
-                    'A message is a JSON object {"to": a peer id, "data": {"kind": ...}}.',
+                    'A message is a JSON object {"to": a peer id, "data": {"kind": '
+                    '"sealed", ...}}.',
                 )
             )
             return False
         data = message["data"]
-        kind = data.get("kind")
-        if not isinstance(kind, str) or kind not in KINDS:
+        if data.get("kind") != "sealed":
             peer.send(
                 _error(
                     "not_signaling",
-                    "The relay carries signaling only: data.kind must be one of "
-                    + ", ".join(sorted(KINDS))
-                    + ".",
+                    'The relay carries sealed signaling only: data.kind must be "sealed".',
                 )
             )
             return False
-        refused = _payload_error(data, self.limits)
+        refused = _sealed_error(data, self.limits)
         if refused is not None:
             peer.send(_error(*refused))
             return False
@@ -671,8 +682,11 @@ class Relay:
         if target is None or target is peer:
             peer.send(_error("no_such_peer", "There is no other peer with that id in this room."))
             return False
-        # Serializable and valid UTF-8: every value was checked by _payload_error.
-        target.send(_dumps({"type": "signal", "from": peer.id, "data": data}))
+        # Serializable and ASCII: every value was checked by _sealed_error.
+        text = _dumps({"type": "signal", "from": peer.id, "data": data})
+        target.send(text)
+        if self.tap is not None:
+            self.tap(room_id, text)
         return True
 
     async def close_all(self, _app: web.Application | None = None) -> None:
@@ -688,76 +702,33 @@ def _not_json(constant: str) -> None:
     raise ValueError(f"{constant} is not JSON")
 
 
-def _size(value: object) -> int | None:
-    """Bytes of UTF-8 of a string; None if it is not a string or not Unicode text."""
-    if not isinstance(value, str):
-        return None
-    try:
-        return len(value.encode())
-    except UnicodeEncodeError:  # a lone surrogate ("\\ud800" in the JSON)
-        return None
+SEALED_SHAPE = (
+    'A sealed message is {"kind": "sealed", "k": "p" or "w", "n": its 12-byte nonce in '
+    'base64url (16 characters of A-Z a-z 0-9 _ -), "c": its ciphertext in base64url without '
+    "padding}, nothing else."
+)
 
 
-def _matches(pattern: re.Pattern[str], value: object) -> bool:
-    return isinstance(value, str) and pattern.fullmatch(value) is not None
-
-
-def _short_or_null(value: object, most: int) -> bool:
-    return value is None or ((size := _size(value)) is not None and size <= most)
-
-
-_SHAPES = {
-    "hello": 'A hello is {"kind": "hello", "role": "host" or "guest"}, optionally with "mac" '
-    '(64 lowercase hex digits) and "nonce" (8 to 64 of A-Z a-z 0-9 _ - .), nothing else.',
-    "offer": 'An offer is {"kind": "offer", "sdp": a string, "mac": 64 lowercase hex '
-    "digits}, nothing else.",
-    "answer": 'An answer is {"kind": "answer", "sdp": a string, "mac": 64 lowercase hex '
-    "digits}, nothing else.",
-    "candidate": 'A candidate is {"kind": "candidate", "candidate": {"candidate": a string, '
-    '"sdpMid": a string of at most 64 bytes or null, "sdpMLineIndex": 0 to 65535 or null, '
-    '"usernameFragment": a string of at most 256 bytes or null}}; the inner keys but '
-    '"candidate" may be left out; nothing else.',
-    "bye": 'A bye is {"kind": "bye"}, nothing else.',
-}
-
-
-def _payload_error(data: dict, limits: Limits) -> tuple[str, str] | None:
-    """Why ``data`` (of a known kind) may not be forwarded: (code, message), or None."""
-    kind = data["kind"]
-    size, most, what = None, 0, ""
-    if kind == "hello":
-        ok = (
-            data.keys() <= HELLO_KEYS
-            and isinstance(data.get("role"), str)
-            and data["role"] in ROLES
-            and ("mac" not in data or _matches(HEX_MAC, data["mac"]))
-            and ("nonce" not in data or _matches(NONCE, data["nonce"]))
+def _sealed_error(data: dict, limits: Limits) -> tuple[str, str] | None:
+    """Why ``data`` (of kind "sealed") may not be forwarded: (code, message), or None."""
+    k, n, c = data.get("k"), data.get("n"), data.get("c")
+    if not (
+        data.keys() == SEALED_KEYS
+        and isinstance(k, str)
+        and k in SEAL_KEYS
+        and isinstance(n, str)
+        and SEAL_NONCE.fullmatch(n) is not None
+        and isinstance(c, str)
+        and BASE64URL.fullmatch(c) is not None
+        and len(c) % 4 != 1  # no byte string has a base64url of that length
+    ):
+        return "malformed", SEALED_SHAPE
+    if len(c) > limits.max_sealed:  # ASCII: characters are bytes
+        return (
+            "too_big",
+            f"A sealed message's ciphertext may be at most {limits.max_sealed} bytes; "
+            "this message was not forwarded.",
         )
-    elif kind in ("offer", "answer"):
-        size, most, what = _size(data.get("sdp")), limits.max_sdp, "An sdp"
-        ok = data.keys() == SDP_KEYS and size is not None and _matches(HEX_MAC, data["mac"])
-    elif kind == "candidate":
-        inner = data.get("candidate")
-        ok = data.keys() == {"kind", "candidate"} and isinstance(inner, dict)
-        if ok:
-            index = inner.get("sdpMLineIndex")
-            size, most, what = _size(inner.get("candidate")), limits.max_candidate, "A candidate"
-            ok = (
-                inner.keys() <= CANDIDATE_KEYS
-                and size is not None
-                and _short_or_null(inner.get("sdpMid"), 64)
-                and (
-                    index is None
-                    or (type(index) is int and 0 <= index <= 65535)  # not a bool, nor a float
-                )
-                and _short_or_null(inner.get("usernameFragment"), 256)
-            )
-    else:  # bye
-        ok = data.keys() == {"kind"}
-    if not ok:
-        return "malformed", _SHAPES[kind]
-    if size is not None and size > most:
-        return "too_big", f"{what} may be at most {most} bytes; this message was not forwarded."
     return None
 
 
@@ -773,6 +744,7 @@ def make_app(
     log_errors: bool = True,
     client_key: Callable[[web.Request], str] | None = None,
     mounts: dict[str, Path] | None = None,
+    tap: Callable[[str, str], None] | None = None,
 ) -> web.Application:
     """The application: the relay at /relay/{room}, static files of ``directory`` elsewhere.
 
@@ -781,14 +753,20 @@ def make_app(
 
     ``client_key(request)`` gives the client address the relay's per-client limits count
     by (default :func:`client_address`, the connection's IP address).
+
+    ``tap(room, text)``, for tests, is called with every frame the relay forwards: the
+    room id of the URL (the topic) and the exact text sent to the recipient (see the
+    module docstring).
     """
     root = Path(directory).resolve()
     app = web.Application()
-    relay = Relay(limits, client_key)
+    relay = Relay(limits, client_key, tap)
     app[RELAY] = relay
     app.router.add_get("/relay/{room}", relay.handle, allow_head=False)
-    app.router.add_get("/{tail:.*}", _static_handler(
-        root, {k: Path(v).resolve() for k, v in (mounts or {}).items()}))
+    app.router.add_get(
+        "/{tail:.*}",
+        _static_handler(root, {k: Path(v).resolve() for k, v in (mounts or {}).items()}),
+    )
 
     async def headers_and_log(request: web.Request, response: web.StreamResponse) -> None:
         if isinstance(response, web.WebSocketResponse):
@@ -949,8 +927,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--port", type=int, default=8000, help="0 picks a free port")
     ap.add_argument("--host", default="127.0.0.1", help="address to bind (0.0.0.0: your LAN too)")
     ap.add_argument("--dir", type=Path, default=DIST, help="the directory to serve (dist/)")
-    ap.add_argument("--stop-on-stdin-eof", action="store_true",
-                    help="also stop when stdin closes (a parent process died)")
+    ap.add_argument(
+        "--stop-on-stdin-eof",
+        action="store_true",
+        help="also stop when stdin closes (a parent process died)",
+    )
     args = ap.parse_args(argv)
     try:
         return serve(args.port, args.dir, args.host, stop_on_stdin_eof=args.stop_on_stdin_eof)
