@@ -42,7 +42,13 @@ PYODIDE_FILES = [
     "pyodide.js",  # optional
 ]
 # Top-level entries of dist/ that the build manages itself (not copied from web/ or public/).
-RUNTIME_DIRS = ("pyodide", "py", "wheels")
+RUNTIME_DIRS = ("pyodide", "py", "wheels", "vendor")
+#: Browser modules from npm besides Pyodide, copied into dist/vendor/ as they are: the MQTT
+#: client link play loads (only when it starts) to signal through a broker, and its licence.
+VENDOR_FILES = {
+    "mqtt.esm.js": ("mqtt", "dist/mqtt.esm.js"),
+    "mqtt.LICENSE.md": ("mqtt", "LICENSE.md"),
+}
 SKIP_NAMES = {"__pycache__", ".DS_Store"}
 SKIP_SUFFIXES = {".pyc", ".pyo"}
 
@@ -139,7 +145,13 @@ def copy_runtime() -> int:
             mapping[name] = pyo / name
         elif name != "pyodide.js":
             raise BuildError(f"missing {pyo / name}: delete node_modules/ and rebuild")
-    return _sync(mapping, DIST / "pyodide")
+    changed = _sync(mapping, DIST / "pyodide")
+    vendor = {}
+    for name, (package, rel) in VENDOR_FILES.items():
+        vendor[name] = NODE_MODULES / package / rel
+        if not vendor[name].is_file():
+            raise BuildError(f"missing {vendor[name]}: delete node_modules/ and rebuild")
+    return changed + _sync(vendor, DIST / "vendor")
 
 
 def _source_hash() -> str:

@@ -1,0 +1,114 @@
+"""Link play's signaling paths in Chromium on this machine (no NAT: tests/test_browser_nat.py
+has those): a game signaled through an MQTT broker when the relay cannot be reached, what
+the broker and the relay carried (ciphertext and a topic only), and forged signaling
+messages (replayed, tampered, sealed under another key) dropped and counted while the game
+goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from urllib.parse import parse_qs
+
+import pytest
+from helpers import signal
+from test_browser_link import PERMS, finish_and_check, wait_peer
+
+pytestmark = pytest.mark.skipif(bool(signal.available()), reason=signal.available() or "")
+
+
+def _pair(new_context, gid: str, settings: dict | None, *, block_relay: bool):
+    pages = []
+    for _ in range(2):
+        ctx = new_context(permissions=PERMS)
+        if settings is not None:
+            signal.settings_route(ctx, settings)
+        if block_relay:  # as on a static host: no relay answers
+            ctx.route_web_socket("**/relay/**", lambda ws: ws.close())
+        pages.append(ctx.new_page())
+    host, guest = pages
+    host.goto(f"/play.html?game={gid}&mode=link&lang=en&speed=0")
+    invite = host.locator("[data-invite]").get_attribute("href")
+    guest.goto(invite.replace("#", "&speed=0#", 1))
+    guest.locator('[data-cmd="join"]').click()
+    wait_peer(guest, "connected")
+    wait_peer(host, "connected")
+    guest.wait_for_selector("#app .main")
+    fragment = parse_qs(invite.partition("#")[2])
+    return host, guest, fragment["r"][0], fragment["k"][0]
+
+
+def test_a_game_over_a_broker_carries_only_ciphertext_and_forgeries_are_dropped(new_context):
+    """The relay is out of reach and the first broker refuses: the pages go on to the
+    second broker, say so, and play a whole Kiri-ai game; the broker forwarded only sealed
+    envelopes under the room's topic; a replayed, a tampered and a foreign message
+    published into the room mid-game are counted and change nothing."""
+    with signal.Broker() as broker:
+        broker.spy()
+        dead = f"ws://127.0.0.1:{signal.free_port()}"
+        settings = {"relay": "./relay/", "brokers": [dead, broker.url], "iceServers": []}
+        host, guest, room, key = _pair(new_context, "kiriai", settings, block_relay=True)
+        for page in (host, guest):
+            assert page.evaluate("document.documentElement.dataset.signal") == "broker"
+            assert page.evaluate("document.documentElement.dataset.peerPath") == "direct"
+        for page in (host, guest):  # both players see how they are connected
+            page.wait_for_selector('.peer-status[data-path="direct"]')
+
+        topic = host.evaluate("window.pygamesPeer.topic()")
+        assert topic and topic == guest.evaluate("window.pygamesPeer.topic()")
+        hello = next(json.loads(p) for t, p in broker.captured if t.endswith("/all"))
+        before = signal.page_stats(host)
+        everyone = f"pygames/v1/{topic}/all"
+        broker.publish(everyone, json.dumps(hello))                    # replayed
+        broker.publish(everyone, json.dumps(signal.tampered(hello)))   # tampered
+        broker.publish(everyone, json.dumps(host.evaluate(signal.FOREIGN_JS, ["p"])))
+        host.wait_for_function(
+            f"window.pygamesPeer.stats.rejected >= {before['rejected'] + 2}"
+            f" && window.pygamesPeer.stats.replayed >= {before['replayed'] + 1}")
+        after = signal.page_stats(host)
+        assert after["offersMade"] == before["offersMade"]  # no forgery made the host offer
+
+        finish_and_check(host, guest, random.Random(3), "kiriai")
+        assert {t.split("/")[2] for t, _ in broker.captured} == {topic}
+        payloads = [p for _, p in broker.captured]
+        assert len(signal.envelopes(payloads)) == len(payloads) >= 4
+        assert signal.sealed_problems(payloads, secrets=(room, key, "127.0.0.1")) == []
+
+
+def test_the_relay_carries_only_ciphertext(new_context):
+    """Signaled through the relay of ``serve`` (the default where it is reachable), a whole
+    Cardia match: every frame the relay forwarded is a sealed envelope in the room's topic,
+    with no SDP, candidate, address, room id or game message in it."""
+    from tools import relay as server
+    from tools.paths import DIST
+
+    carried: list[tuple[str, str]] = []
+    app = server.make_app(DIST, tap=lambda room, text: carried.append((room, text)))
+    relay = server.ServerThread(app, "127.0.0.1", 0)
+    relay.start()
+    try:
+        pages = []
+        for _ in range(2):
+            ctx = new_context(permissions=PERMS, base_url=relay.url)
+            pages.append(ctx.new_page())
+        host, guest = pages
+        host.goto("/play.html?game=cardia&mode=link&lang=en&speed=0")
+        invite = host.locator("[data-invite]").get_attribute("href")
+        guest.goto(invite.replace("#", "&speed=0#", 1))
+        guest.locator('[data-cmd="join"]').click()
+        wait_peer(guest, "connected")
+        wait_peer(host, "connected")
+        assert host.evaluate("document.documentElement.dataset.signal") == "relay"
+        finish_and_check(host, guest, random.Random(4), "cardia")
+        fragment = parse_qs(invite.partition("#")[2])
+        topic = host.evaluate("window.pygamesPeer.topic()")
+    finally:
+        relay.shutdown()
+    frames = [text for _, text in carried]
+    assert {room for room, _ in carried} == {topic}
+    sealed = signal.envelopes(frames)   # each frame's data (the relay's own framing aside)
+    assert len(sealed) == len(frames) >= 4
+    assert signal.sealed_problems([json.dumps(env) for env in sealed]) == []
+    secrets = (fragment["r"][0], fragment["k"][0], "127.0.0.1", "v=0", "candidate")
+    assert [s for s in secrets if any(s in frame for frame in frames)] == []
