@@ -18,10 +18,17 @@ from test_browser_link import PERMS, finish_and_check, wait_peer
 pytestmark = pytest.mark.skipif(bool(signal.available()), reason=signal.available() or "")
 
 
-def _pair(new_context, gid: str, settings: dict | None, *, block_relay: bool):
+#: A page with no WebCrypto, as one that is no secure context (a LAN game over plain http).
+NO_WEBCRYPTO = "Object.defineProperty(Crypto.prototype, 'subtle', {get: () => undefined});"
+
+
+def _pair(new_context, gid: str, settings: dict | None, *, block_relay: bool,
+          guest_without_webcrypto: bool = False):
     pages = []
-    for _ in range(2):
+    for who in ("host", "guest"):
         ctx = new_context(permissions=PERMS)
+        if who == "guest" and guest_without_webcrypto:
+            ctx.add_init_script(NO_WEBCRYPTO)
         if settings is not None:
             signal.settings_route(ctx, settings)
         if block_relay:  # as on a static host: no relay answers
@@ -41,14 +48,19 @@ def _pair(new_context, gid: str, settings: dict | None, *, block_relay: bool):
 
 def test_a_game_over_a_broker_carries_only_ciphertext_and_forgeries_are_dropped(new_context):
     """The relay is out of reach and the first broker refuses: the pages go on to the
-    second broker, say so, and play a whole Kiri-ai game; the broker forwarded only sealed
-    envelopes under the room's topic; a replayed, a tampered and a foreign message
-    published into the room mid-game are counted and change nothing."""
+    second broker, say so, and play a whole Kiri-ai game (the guest's page has no
+    WebCrypto, as over plain http on a LAN, and seals with @noble's); the broker forwarded
+    only sealed envelopes under the room's topic; a replayed, a tampered and a foreign
+    message published into the room mid-game are counted and change nothing."""
     with signal.Broker() as broker:
         broker.spy()
         dead = f"ws://127.0.0.1:{signal.free_port()}"
         settings = {"relay": "./relay/", "brokers": [dead, broker.url], "iceServers": []}
-        host, guest, room, key = _pair(new_context, "kiriai", settings, block_relay=True)
+        host, guest, room, key = _pair(new_context, "kiriai", settings, block_relay=True,
+                                       guest_without_webcrypto=True)
+        # The guest sealed with @noble's AES-GCM, the host with WebCrypto's: the same.
+        assert guest.evaluate("window.pygamesPeer.stats.cipher") == "noble"
+        assert host.evaluate("window.pygamesPeer.stats.cipher") == "webcrypto"
         for page in (host, guest):
             assert page.evaluate("document.documentElement.dataset.signal") == "broker"
             assert page.evaluate("document.documentElement.dataset.peerPath") == "direct"

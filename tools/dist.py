@@ -43,11 +43,17 @@ PYODIDE_FILES = [
 ]
 # Top-level entries of dist/ that the build manages itself (not copied from web/ or public/).
 RUNTIME_DIRS = ("pyodide", "py", "wheels", "vendor")
-#: Browser modules from npm besides Pyodide, copied into dist/vendor/ as they are: the MQTT
-#: client link play loads (only when it starts) to signal through a broker, and its licence.
+#: Browser modules from npm besides Pyodide, copied into dist/vendor/ as they are (with their
+#: licences): the MQTT client link play imports (only then) to signal through a broker.
 VENDOR_FILES = {
     "mqtt.esm.js": ("mqtt", "dist/mqtt.esm.js"),
     "mqtt.LICENSE.md": ("mqtt", "LICENSE.md"),
+    # AES-GCM, HKDF and SHA-256 in plain JS for pages that are no secure context (a LAN
+    # game over plain http has no WebCrypto): link play seals its signaling with them there.
+    **{f"noble-ciphers/{name}": ("@noble/ciphers", name)
+       for name in ("aes.js", "_polyval.js", "utils.js", "LICENSE")},
+    **{f"noble-hashes/{name}": ("@noble/hashes", name)
+       for name in ("hkdf.js", "hmac.js", "sha2.js", "_md.js", "_u64.js", "utils.js", "LICENSE")},
 }
 SKIP_NAMES = {"__pycache__", ".DS_Store"}
 SKIP_SUFFIXES = {".pyc", ".pyo"}

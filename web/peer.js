@@ -6,9 +6,10 @@
 // never reads or makes a game message itself.
 //
 // Signaling (how two browsers exchange offers, answers and ICE candidates) is sealed end
-// to end on every path: each message is encrypted and authenticated with AES-GCM (WebCrypto)
-// under a key derived with HKDF from the secret in the link's fragment (`k`; a spectator's
-// `w`), with a fresh random 96-bit nonce each. The sealed plaintext names its sender, its
+// to end on every path: each message is encrypted and authenticated with AES-GCM under a
+// key derived with HKDF-SHA256 from the secret in the link's fragment (`k`; a spectator's
+// `w`), with a fresh random 96-bit nonce each (WebCrypto; on a page that is no secure
+// context, such as a LAN game over plain http, the same from @noble in vendor/). The sealed plaintext names its sender, its
 // addressee ("*" for a hello to all) and its sender's clock, so a message that does not
 // decrypt (tampered, or sealed under another link's key) is dropped and counted
 // (stats.rejected), and so is one seen before, one addressed to an earlier page, or a hello
@@ -87,7 +88,7 @@
   var stats = { messagesOut: 0, bytesOut: 0, messagesIn: 0, bytesIn: 0, relayOpens: 0,
                 relayCloses: 0, offersMade: 0, rejected: 0, replayed: 0,
                 signalOut: 0, signalBytesOut: 0, signalIn: 0, signalBytesIn: 0,
-                via: "", path: "" };
+                via: "", path: "", cipher: "webcrypto" };
   var pings = [];
 
   function log() {
@@ -206,25 +207,72 @@
 
   function mine() { return info.role === "watch" ? "w" : "p"; }
 
-  function hkdf(secret) {
-    return crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveKey"])
-      .then(function (ikm) {
-        return crypto.subtle.deriveKey(
-          { name: "HKDF", hash: "SHA-256", salt: encoder.encode("pygames signaling v1"),
-            info: encoder.encode("seal|" + info.room) },
-          ikm, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
-      });
+  // The cipher: WebCrypto, or where the page is no secure context (a LAN game over plain
+  // http has no crypto.subtle) the same AES-GCM, HKDF and SHA-256 from @noble (vendor/).
+  // Both seal alike, so a page of each kind play together.
+  var SALT = "pygames signaling v1";
+  var cipher = null;
+
+  var webCipher = {
+    key: function (secret, label) {
+      return crypto.subtle.importKey("raw", encoder.encode(secret), "HKDF", false, ["deriveKey"])
+        .then(function (ikm) {
+          return crypto.subtle.deriveKey(
+            { name: "HKDF", hash: "SHA-256", salt: encoder.encode(SALT), info: encoder.encode(label) },
+            ikm, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
+        });
+    },
+    seal: function (key, iv, data, bytes) {
+      return crypto.subtle.encrypt({ name: "AES-GCM", iv: iv, additionalData: data }, key, bytes)
+        .then(function (ct) { return new Uint8Array(ct); });
+    },
+    open: function (key, iv, data, bytes) {
+      return crypto.subtle.decrypt({ name: "AES-GCM", iv: iv, additionalData: data }, key, bytes)
+        .then(function (plain) { return new Uint8Array(plain); });
+    },
+    digest: function (bytes) {
+      return crypto.subtle.digest("SHA-256", bytes).then(function (d) { return new Uint8Array(d); });
+    },
+  };
+
+  function nobleCipher(gcm, hkdf, sha256) {
+    return {
+      key: function (secret, label) {
+        return Promise.resolve(hkdf(sha256, encoder.encode(secret), encoder.encode(SALT),
+                                    encoder.encode(label), 32));
+      },
+      seal: function (key, iv, data, bytes) {
+        return Promise.resolve().then(function () { return gcm(key, iv, data).encrypt(bytes); });
+      },
+      open: function (key, iv, data, bytes) {
+        return Promise.resolve().then(function () { return gcm(key, iv, data).decrypt(bytes); });
+      },
+      digest: function (bytes) { return Promise.resolve(sha256(bytes)); },
+    };
+  }
+
+  function loadCipher() {
+    if (window.crypto && crypto.subtle) return Promise.resolve(webCipher);
+    var load = function (path) { return import(new URL("vendor/" + path, here).href); };
+    return Promise.all([load("noble-ciphers/aes.js"), load("noble-hashes/hkdf.js"),
+                        load("noble-hashes/sha2.js")]).then(function (m) {
+      stats.cipher = "noble";
+      return nobleCipher(m[0].gcm, m[1].hkdf, m[2].sha256);
+    });
   }
 
   function prepareKeys() {
-    if (!window.crypto || !crypto.subtle) {
-      return Promise.reject(new Error("no WebCrypto (not a secure context)"));
-    }
-    keys = {};
-    keys[mine()] = hkdf(info.key || "");
-    if (info.role === "host" && info.watch) keys.w = hkdf(info.watch);
-    return crypto.subtle.digest("SHA-256", encoder.encode("pygames room|" + info.room))
-      .then(function (d) { topic = hex(d).slice(0, 32); return Promise.all([keys.p, keys.w]); });
+    return loadCipher().then(function (c) {
+      cipher = c;
+      var label = "seal|" + info.room;
+      keys = {};
+      keys[mine()] = cipher.key(info.key || "", label);
+      if (info.role === "host" && info.watch) keys.w = cipher.key(info.watch, label);
+      return cipher.digest(encoder.encode("pygames room|" + info.room));
+    }).then(function (d) {
+      topic = hex(d).slice(0, 32);
+      return Promise.all([keys.p, keys.w]);
+    });
   }
 
   function aad(kk, what) { return encoder.encode(what + "|" + topic + "|" + kk); }
@@ -233,9 +281,8 @@
   function sealBytes(kk, bytes, what) {
     var iv = crypto.getRandomValues(new Uint8Array(12));
     return keys[kk].then(function (key) {
-      return crypto.subtle.encrypt({ name: "AES-GCM", iv: iv, additionalData: aad(kk, what) },
-                                   key, bytes);
-    }).then(function (ct) { return { n: b64url(iv), c: b64url(new Uint8Array(ct)) }; });
+      return cipher.seal(key, iv, aad(kk, what), bytes);
+    }).then(function (ct) { return { n: b64url(iv), c: b64url(ct) }; });
   }
 
   // -> Promise of the plaintext bytes, or null (not authentic: counted) or undefined (not
@@ -252,14 +299,13 @@
       return Promise.resolve(null);
     }
     return keys[kk].then(function (key) {
-      return crypto.subtle.decrypt({ name: "AES-GCM", iv: iv, additionalData: aad(kk, what) },
-                                   key, ct);
+      return cipher.open(key, iv, aad(kk, what), ct);
     }).then(function (plain) {
       if (seen[n]) { stats.replayed += 1; tellRejected(); return null; }
       seen[n] = true;
       seenOrder.push(n);
       if (seenOrder.length > SEEN_MAX) delete seen[seenOrder.shift()];
-      return new Uint8Array(plain);
+      return plain;
     }, function () {
       stats.rejected += 1;
       tellRejected();
