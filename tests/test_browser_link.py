@@ -310,29 +310,48 @@ def test_a_record_that_does_not_replay_is_shown_not_verified(new_context):
     assert guest.locator("[data-record-string]").count() == 0  # nothing false to share
 
 
-def _flood(url: str, room: str, total: int, at_once: int, stop) -> dict:
-    """Raw relay clients (no browser, no key) that each say hello, with a made-up MAC, and
-    a forged offer to everyone in the room, then leave; ``at_once`` of them at a time."""
+def _flood(url: str, topic: str, total: int, at_once: int, stop) -> dict:
+    """Raw relay clients (no browser, no key) that each send the host (the oldest peer of
+    the welcome) two forged sealed messages, well formed but of random nonce and ciphertext,
+    one as if under the players' key and one under the spectators', then leave; ``at_once``
+    of them at a time. Returns how many got in and their relay ids."""
     import asyncio
+    import base64
+    import contextlib
+    import os
 
     import aiohttp
 
-    counts = {"clients": 0, "refused": 0}
+    def b64url(raw: bytes) -> str:
+        return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+    counts: dict = {"clients": 0, "refused": 0, "errors": 0, "ids": set()}
 
     async def one(session) -> None:
         try:
-            async with session.ws_connect(f"{url}/relay/{room}") as ws:
+            async with session.ws_connect(f"{url}/relay/{topic}") as ws:
                 welcome = json.loads((await ws.receive()).data)
-                if welcome.get("type") != "welcome":
+                if welcome.get("type") != "welcome" or not welcome["peers"]:
                     counts["refused"] += 1
                     return
                 counts["clients"] += 1
-                for peer in welcome["peers"]:
-                    for data in ({"kind": "hello", "role": "guest", "mac": "0" * 64},
-                                 {"kind": "hello", "role": "host", "mac": "1" * 64},
-                                 {"kind": "offer", "sdp": "v=0", "mac": "2" * 64}):
-                        await ws.send_str(json.dumps({"to": peer, "data": data}))
-                await asyncio.sleep(0.2)
+                counts["ids"].add(welcome["id"])
+                host = welcome["peers"][0]
+                for kk in ("p", "w"):
+                    forged = {
+                        "kind": "sealed",
+                        "k": kk,
+                        "n": b64url(os.urandom(12)),
+                        "c": b64url(os.urandom(random.randrange(16, 400))),
+                    }
+                    await ws.send_str(json.dumps({"to": host, "data": forged}))
+                with contextlib.suppress(asyncio.TimeoutError):
+                    while True:  # what the relay says back until we leave: no errors
+                        msg = await ws.receive(timeout=0.2)
+                        if msg.type is not aiohttp.WSMsgType.TEXT:
+                            break
+                        if json.loads(msg.data).get("type") == "error":
+                            counts["errors"] += 1
         except (aiohttp.ClientError, ValueError):
             counts["refused"] += 1
 
@@ -349,37 +368,47 @@ def _flood(url: str, room: str, total: int, at_once: int, stop) -> dict:
 
 
 def test_a_flood_of_hellos_neither_knocks_the_host_off_nor_stops_a_real_guest(new_context):
-    """Raw clients who know the room (not the key) flood the host with hellos and forged
-    offers while a real guest joins and plays to a verified end. The relay here lets one
-    address send as much as it likes (on this machine every client is 127.0.0.1; its
-    per-address limits have their own tests), so all of the flood reaches the host: the
-    host answers none of it and its relay connection stays open."""
+    """Raw clients who know the room's topic on the relay (not the key) flood the host with
+    forged sealed messages while a real guest joins and plays to a verified end. The relay
+    here lets one address send as much as it likes (on this machine every client is
+    127.0.0.1; its per-address limits have their own tests), so all of the flood reaches
+    the host: the host rejects all of it (none authenticates), makes no offer for any of it,
+    and its relay connection stays open. The relay's tap shows it carried only sealed
+    messages, in a room named by the topic, never the room id or the key."""
     import threading
     from urllib.parse import parse_qs
 
     from tools import relay as server
     from tools.paths import DIST
 
+    tapped: list[tuple[str, str]] = []
     limits = server.Limits(client_rate=1_000_000, connections_per_client=1_000)
-    relay = server.ServerThread(server.make_app(DIST, limits=limits), "127.0.0.1", 0)
+    app = server.make_app(DIST, limits=limits, tap=lambda room, text: tapped.append((room, text)))
+    relay = server.ServerThread(app, "127.0.0.1", 0)
     relay.start()
     try:
-        _flood_game(new_context, relay.url, threading, parse_qs)
+        _flood_game(new_context, relay.url, threading, parse_qs, tapped)
     finally:
         relay.shutdown()
 
 
-def _flood_game(new_context, server_url, threading, parse_qs) -> None:
+def _flood_game(new_context, server_url, threading, parse_qs, tapped) -> None:
+    import hashlib
+
     hctx = new_context(permissions=PERMS)
     host = hctx.new_page()
     host.goto(server_url + "/play.html?game=kiriai&mode=link&lang=en&speed=0")
     invite = host.locator("[data-invite]").get_attribute("href")
-    room = parse_qs(invite.partition("#")[2])["r"][0]
-    host.wait_for_function("window.pygamesPeer.stats.relayOpens === 1")
+    fragment = parse_qs(invite.partition("#")[2])
+    room, key = fragment["r"][0], fragment["k"][0]
+    topic = hashlib.sha256(f"pygames room|{room}".encode()).hexdigest()[:32]
+    host.wait_for_function("window.pygamesPeer.stats.via === 'relay'")  # in the room
+    assert host.evaluate("window.pygamesPeer.topic()") == topic
     stop = threading.Event()
     result: dict = {}
-    flood = threading.Thread(target=lambda: result.update(
-        _flood(server_url, room, total=150, at_once=4, stop=stop)))
+    flood = threading.Thread(
+        target=lambda: result.update(_flood(server_url, topic, total=150, at_once=4, stop=stop))
+    )
     flood.start()
     try:
         guest = new_context(permissions=PERMS).new_page()
@@ -393,10 +422,27 @@ def _flood_game(new_context, server_url, threading, parse_qs) -> None:
         stop.set()
         flood.join()
     assert result["clients"] >= 100, result  # the flood really reached the room
+    assert result["errors"] == 0, result  # the relay forwarded every forgery
+    carried = list(tapped)
+    forged = [
+        json.loads(text)["data"]
+        for _room, text in carried
+        if json.loads(text)["from"] in result["ids"]
+    ]
+    under = {kk: sum(1 for d in forged if d["k"] == kk) for kk in ("p", "w")}
+    assert under == {"p": result["clients"], "w": result["clients"]}, (under, result)
+    # Forgeries under the players' key fail to authenticate: each one is rejected. Those
+    # under the spectators' key are rejected too when the host has one (else ignored).
+    host.wait_for_function(f"window.pygamesPeer.stats.rejected >= {under['p']}", timeout=10_000)
     stats = host.evaluate("({...window.pygamesPeer.stats})")
-    assert stats["hellosRefused"] >= result["clients"]  # none of them verified...
-    assert stats["offersMade"] == 1                     # ...so only the guest got an offer
+    assert under["p"] <= stats["rejected"] <= under["p"] + under["w"], (stats, under)
+    assert stats["offersMade"] == 1  # only the guest got an offer
     assert stats["relayOpens"] == 1 and stats["relayCloses"] == 0, stats
+    print(f"flood: {result['clients']} clients, forgeries {under}, rejected {stats['rejected']}")
+    # What the relay carried: sealed envelopes only, in the topic's room, no room id or key.
+    assert {r for r, _text in carried} == {topic}
+    assert all(json.loads(text)["data"]["kind"] == "sealed" for _r, text in carried)
+    assert not [text for _r, text in carried if room in text or key in text]
     finish_and_check(host, guest, random.Random(5), "kiriai")
     assert host.evaluate("window.pygamesPeer.stats.relayCloses") == 0
 
