@@ -12,8 +12,8 @@ import random
 from urllib.parse import parse_qs
 
 import pytest
-from helpers import signal
-from test_browser_link import PERMS, finish_and_check, wait_peer
+from helpers import signaling as signal
+from helpers.link import PERMS, finish_and_check, wait_peer
 
 pytestmark = pytest.mark.skipif(bool(signal.available()), reason=signal.available() or "")
 

