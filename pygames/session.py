@@ -1,11 +1,13 @@
-"""Link play: one host and its guests over any transport, fair, checkable and resumable.
+"""Link play: one host, its guests and spectators over any transport, fair, checkable and
+resumable.
 
 A :class:`Host` holds the authoritative :class:`~pygames.core.State`; a :class:`Guest`
 holds only what its own seat may see (view, legal actions, redacted events) and never the
-state or the seed while the game goes on. Neither does any I/O, reads a clock or starts a
-thread: ``receive`` takes one incoming message (JSON text) and returns what to send as
-:class:`Send` ``(to, text)`` pairs, so a WebRTC data channel, an in-memory test transport
-or plain calls can carry them. Nothing here imports js, pyodide or pyscript.
+state or the seed while the game goes on; a :class:`Spectator` holds only what nobody's seat
+sees (``view(None)`` and the spectator's copy of each event). None does any I/O, reads a
+clock or starts a thread: ``receive`` takes one incoming message (JSON text) and returns
+what to send as :class:`Send` ``(to, text)`` pairs, so a WebRTC data channel, an in-memory
+test transport or plain calls can carry them. Nothing here imports js, pyodide or pyscript.
 
 A host and a guest over direct calls (a real transport carries ``Send.text``)::
 
@@ -33,6 +35,17 @@ A host and a guest over direct calls (a real transport carries ``Send.text``)::
     >>> guest.outcome == host.outcome
     True
 
+A spectator over the same host (the transport marks its connection)::
+
+    >>> spectator = Spectator()
+    >>> host.add_watcher("w-1")
+    >>> for _, text in host.receive("w-1", spectator.watch()[0].text):
+    ...     _ = spectator.receive(text)
+    >>> spectator.over, spectator.outcome == host.outcome, spectator.legal, spectator.seat
+    (True, True, [], None)
+    >>> spectator.view == _plain(host.state.view(None))
+    True
+
 Shape
 -----
 
@@ -46,6 +59,16 @@ seat to a bot mid-game (its guest gone): that guest's token is refused from then
 The transport names each connection with a ``peer`` string of its choosing;
 ``Host.receive(peer, text)`` and ``Send.to`` use it. A guest's messages always go to
 :data:`HOST`.
+
+Spectators hang off the host too, any number of them: a connection the transport let in
+with the spectator link's key is marked with :meth:`Host.add_watcher` before its first
+message (any connection without a seat that sends ``watch`` becomes one as well). A
+spectator's connection never gets a seat: ``join``, ``seed``, ``act``, ``commit`` and
+``reveal`` from it are refused (``spectator``) and change nothing; it gives no seed value,
+so it cannot bear on the deal, and the host never waits for it. It is sent only
+``view(None)`` and the spectator's copy of each event (:func:`~pygames.core.redact_event`
+with ``None``), never a commitment, a seed value or the ``end`` (whose record holds every
+hidden card). :attr:`Host.watching` names the spectators watching now.
 
 Messages
 --------
@@ -77,6 +100,8 @@ Guest → host:
             changed (``same``: true). A guest polls with it when it has heard nothing.
 ``ping``    (no fields): answered by ``pong``. A guest pings when it has heard nothing
             for a moment, so both ends always know whether the channel is alive.
+``watch``   ``v``, ``conn`` (16 hex, new for every page load): a spectator's (below); from
+            a connection that holds a seat it is refused (``seated``).
 ==========  =============================================================================
 
 ``ply`` is the number of actions applied so far, so a message meant for an earlier point
@@ -117,6 +142,42 @@ Host → guest:
              ``replaced`` (the host gave this connection's seat to a bot).
 ``pong``     (no fields): the answer to ``ping``.
 ===========  ============================================================================
+
+Spectator → host (``seq`` per connection, from 1, as a guest's):
+
+==========  =============================================================================
+``watch``   ``v``, ``conn``: watch this table (again after a reload: the first message of
+            every connection). Replies ``spectate``. A watch restarts the connection's
+            ``seq`` count.
+``resync``  [``known``]: as a guest's; answered with ``spectate`` (``same``: true when
+            ``known`` is the picture's hash).
+``ping``    answered by ``pong``.
+==========  =============================================================================
+
+Anything else from a spectator's connection is refused: ``join``, ``seed``, ``act``,
+``commit``, ``reveal`` with ``spectator``; ``resync`` or ``ping`` before its ``watch``
+(a host that reloaded forgot it) with ``not_joined``, upon which it watches again.
+
+Host → spectator (``seq`` per connection, from 1):
+
+============  ===========================================================================
+``spectate``  The whole picture: ``v``, ``match``, ``game``, ``players``, ``options``,
+              ``host_seat``, ``seats`` (per seat ``host``, ``guest`` or ``bot``),
+              ``started``; once started also ``ply``, ``to_move``, ``over``, ``outcome``,
+              ``hash`` and either ``view`` (``view(None)``), ``events`` (every event, the
+              spectator's copy; ``start`` 0) or ``same``: true. Sent on ``watch`` and
+              ``resync``, when the game starts, on a rematch and when a seat goes to a
+              bot.
+``update``    As a guest's, of the spectator's picture: ``view`` is ``view(None)``,
+              ``legal`` always ``[]``, ``events`` the spectator's copies.
+``error``     As a guest's, in the connection's ``seq`` (``seq`` 0 to a connection the
+              host does not know as a spectator's).
+``pong``      As a guest's.
+============  ===========================================================================
+
+A spectator's picture and ``hash`` are a guest's with ``view(None)``, ``legal`` ``[]``
+and the spectator's events (:func:`spectator_picture`); it applies updates as a guest
+does (next ``seq``, ``start``, hash) and asks for ``resync`` otherwise.
 
 ``hash`` is sha256 of the canonical JSON of the seat's *picture* at that ply: ``{"ply",
 "to_move", "view", "legal", "events", "over", "outcome"}`` where ``events`` is the running
@@ -180,7 +241,9 @@ secret, DTLS).
 
 *Resume.* :meth:`Host.to_json` / :meth:`Host.from_json` keep the match (record, secret,
 values, commitments, the host's own open choice, seat tokens and ``seq`` counts);
-connections are not kept, so guests join again with their token and get a ``state``.
+connections are not kept, so guests join again with their token and get a ``state``,
+and spectators are told ``not_joined`` and watch again (a spectator needs nothing kept:
+:meth:`Spectator.to_json` holds only its picture, to show while it watches again).
 :meth:`Guest.to_json` / :meth:`Guest.from_json` keep a guest's token and everything it
 needs for the end check; a guest that kept only its token (``Guest(token=...)``) gets its
 seat back too, and its end check covers what it saw from then on. A second joiner
@@ -203,10 +266,10 @@ from typing import Any, NamedTuple
 from . import get_game
 from .core import IllegalAction, State
 
-__all__ = ["Host", "Guest", "Send", "Verdict", "BadMessage", "HOST", "PROTOCOL",
+__all__ = ["Host", "Guest", "Spectator", "Send", "Verdict", "BadMessage", "HOST", "PROTOCOL",
            "MAX_MESSAGE", "MAX_HOST_MESSAGE", "ERRORS", "canonical", "pack", "unpack",
            "secret_commitment", "derive_seed", "commit_hash", "event_digest",
-           "seat_picture", "picture_hash"]
+           "seat_picture", "spectator_picture", "picture_hash"]
 
 #: Version of this protocol (``join`` and ``welcome`` carry it).
 PROTOCOL = 1
@@ -249,6 +312,8 @@ ERRORS: dict[str, str] = {
     "reveal_mismatch": "the reveal does not open the commitment",
     "seed_given": "a different seed value for this seat is already in",
     "internal": "the host failed on this message (a bug): nothing was changed",
+    "spectator": "a spectator's connection cannot take a seat, give a seed value or act",
+    "seated": "this connection holds a seat: it plays, it does not watch",
 }
 
 
@@ -366,6 +431,7 @@ TO_HOST: dict[str, dict[str, str]] = {
     "reveal": {"ply": "int", "action": "str", "nonce": "hex32", "seat": "int?"},
     "resync": {"known": "hex64?"},
     "ping": {},
+    "watch": {"v": "int", "conn": "hex16"},
 }
 TO_GUEST: dict[str, dict[str, str]] = {
     "welcome": {"v": "int", "seat": "int"},
@@ -384,6 +450,18 @@ TO_GUEST: dict[str, dict[str, str]] = {
             "nonces": "dict"},
     "error": {"code": "str", "message": "str", "re": "int?"},
     "pong": {"match": "int?"},
+}
+#: What the host sends a spectator: the whole picture (``spectate``), then ``update`` (as
+#: a guest's, ``legal`` always empty), ``error`` and ``pong``; never ``commits`` or ``end``.
+TO_SPECTATOR: dict[str, dict[str, str]] = {
+    "spectate": {"v": "int", "match": "int", "game": "str", "players": "int",
+                 "options": "dict", "host_seat": "int", "seats": "list", "started": "bool",
+                 "ply": "int?", "to_move": "list?", "over": "bool?", "outcome": "any?",
+                 "hash": "hex64?", "same": "bool?", "view": "dict?", "events": "list?",
+                 "start": "int?"},
+    "update": TO_GUEST["update"],
+    "error": TO_GUEST["error"],
+    "pong": TO_GUEST["pong"],
 }
 
 
@@ -439,6 +517,15 @@ def seat_picture(state: State, seat: int, ply: int, digest: str) -> dict[str, An
                    "over": state.is_over(), "outcome": state.outcome()})
 
 
+def spectator_picture(state: State, ply: int, digest: str) -> dict[str, Any]:
+    """Everything a spectator is shown at ``ply``: :func:`seat_picture` of nobody's seat
+    (``view(None)``, the spectator's copy of each event as their ``digest``, no legal
+    actions)."""
+    return _plain({"ply": ply, "to_move": state.to_move(), "view": state.view(None),
+                   "legal": [], "events": digest, "over": state.is_over(),
+                   "outcome": state.outcome()})
+
+
 def picture_hash(picture: dict[str, Any]) -> str:
     """The ``hash`` of a seat's picture (see :func:`seat_picture`)."""
     return _sha(canonical(picture))
@@ -483,6 +570,9 @@ class Host:
         self._moved: set[str] = set()  # connections whose seat another one took over
         #: Tokens of guests whose seat :meth:`hand_to_bot` gave a bot: ``{token: seat}``.
         self.replaced: dict[str, int] = {}
+        #: Spectators' connections: ``{peer: {"conn", "in", "out", "sent"}}`` (``conn`` None
+        #: until its ``watch``; ``sent``: events it has been sent this match). Not saved.
+        self.watchers: dict[str, dict[str, Any]] = {}
         self.match = 0
         self._new_match(secret)
 
@@ -500,8 +590,10 @@ class Host:
         self.step: dict[str, Any] | None = None
         #: Closed simultaneous steps by ply: ``{"movers", "commits", "nonces"}``.
         self.steps: dict[int, dict[str, Any]] = {}
-        self._digest: dict[int, tuple[int, str]] = {}
+        self._digest: dict[int | None, tuple[int, str]] = {}
         self._sent_events: dict[int, int] = {}
+        for info in self.watchers.values():
+            info["sent"] = 0
         #: Seats given to a bot during this match (:meth:`hand_to_bot`).
         self.handed: set[int] = set()
 
@@ -522,6 +614,25 @@ class Host:
     def seat_of(self, peer: str) -> int | None:
         """The seat the connection ``peer`` plays (None: none)."""
         return self._peers.get(peer)
+
+    def add_watcher(self, peer: str) -> None:
+        """The transport says ``peer`` is a spectator's connection (let in with the
+        spectator link's key, not the players'): it never gets a seat, whatever it sends;
+        its ``watch`` brings it the picture. A connection that holds a seat cannot be one
+        (ValueError)."""
+        if peer in self._peers:
+            raise ValueError(f"connection {peer!r} holds a seat")
+        self.watchers.setdefault(peer, {"conn": None, "in": 0, "out": 0, "sent": 0})
+
+    @property
+    def watching(self) -> list[str]:
+        """The spectators' connections watching now (each has sent ``watch``)."""
+        return sorted(p for p, info in self.watchers.items() if info["conn"] is not None)
+
+    def seat_kinds(self) -> list[str]:
+        """Who plays each seat, as a spectator is told: ``host``, ``guest`` or ``bot``."""
+        return ["host" if s == self.seat else "bot" if s in self.bots else "guest"
+                for s in range(self.players)]
 
     # -- what the host's own table draws -------------------------------------------------
     @property
@@ -628,6 +739,7 @@ class Host:
                 self._moved.add(peer)
                 out += self._error(peer, "replaced", "the host gave your seat to a bot", None)
         self._forget_open_commit(seat)
+        out += self._watch_all()   # the seat is a bot's now: spectators see who plays it
         return out + self._commits_all() if self._step_open() else out
 
     def rematch(self, secret: bytes | None = None) -> list[Send]:
@@ -638,10 +750,12 @@ class Host:
         out: list[Send] = []
         for seat in self.seats:
             out += self._send(seat, self._state_msg(seat))
-        return out
+        return out + self._watch_all()
 
     def drop(self, peer: str) -> None:
-        """The transport lost ``peer``: send it nothing until its guest joins again."""
+        """The transport lost ``peer``: send it nothing until its guest joins again (a
+        spectator's connection is forgotten: it watches again)."""
+        self.watchers.pop(peer, None)
         seat = self._peers.pop(peer, None)
         if seat is not None:
             self.seats[seat]["peer"] = None
@@ -653,6 +767,10 @@ class Host:
         try:
             msg = unpack(text)
             _validate(msg, TO_HOST)
+            if peer in self.watchers or (msg["type"] == "watch" and peer not in self._peers):
+                return self._from_watcher(peer, msg)
+            if msg["type"] == "watch":
+                raise BadMessage("seated", "this connection holds a seat: it cannot watch")
             if msg["type"] == "join":
                 return self._on_join(peer, msg)
             seat = self._peers.get(peer)
@@ -675,6 +793,37 @@ class Host:
             return self._error(peer, exc.code, str(exc), msg.get("seq"))
         except Exception as exc:  # a bug must not stop the game: refuse the message
             return self._error(peer, "internal", f"the host failed: {exc!r}", msg.get("seq"))
+
+    def _from_watcher(self, peer: str, msg: dict[str, Any]) -> list[Send]:
+        """A message from a spectator's connection: ``watch``, ``resync`` and ``ping``
+        are answered; anything a player sends is refused (``spectator``), changing
+        nothing."""
+        kind = msg["type"]
+        if kind == "watch":
+            if msg["v"] != PROTOCOL:
+                raise BadMessage("version", f"this host speaks protocol {PROTOCOL}, not "
+                                 f"{msg['v']}")
+            info = self.watchers.setdefault(peer, {"conn": None, "in": 0, "out": 0,
+                                                   "sent": 0})
+            if info["conn"] != msg["conn"] or msg["seq"] > info["in"]:
+                info["in"] = msg["seq"]
+            info["conn"] = msg["conn"]
+            return self._watch_full(peer)
+        if kind not in ("resync", "ping"):
+            raise BadMessage("spectator", "a spectator watches: it cannot take a seat, give "
+                             "a seed value or play")
+        info = self.watchers[peer]
+        if info["conn"] is None:
+            raise BadMessage("not_joined", "this connection is not watching: send watch")
+        if msg["seq"] <= info["in"]:
+            raise BadMessage("replayed", f"message {msg['seq']} is old: the last one "
+                             f"taken was {info['in']}")
+        if kind == "resync":
+            out = self._watch_full(peer, msg.get("known"))
+        else:
+            out = self._watch_send(peer, {"type": "pong", "match": self.match})
+        info["in"] = msg["seq"]
+        return out
 
     def _on_join(self, peer: str, msg: dict[str, Any]) -> list[Send]:
         if msg["v"] != PROTOCOL:
@@ -755,7 +904,7 @@ class Host:
         out: list[Send] = []
         for s in self.seats:
             out += self._full(s)
-        return out
+        return out + self._watch_all()
 
     def _check_turn(self, seat: int, ply: int) -> list[int]:
         if self.state is None:
@@ -867,7 +1016,7 @@ class Host:
             out += self._send(seat, self._update_msg(seat))
             if self.over:
                 out += self._send(seat, self._end_msg())
-        return out
+        return out + self._watch_updates()
 
     # -- outgoing ---------------------------------------------------------------------------
     def _send(self, seat: int, msg: dict[str, Any]) -> list[Send]:
@@ -881,6 +1030,8 @@ class Host:
     def _error(self, peer: str | None, code: str, message: str, re: Any) -> list[Send]:
         msg = {"type": "error", "code": code, "message": message,
                "re": re if _is_int(re) else None}
+        if isinstance(peer, str) and peer in self.watchers:
+            return self._watch_send(peer, msg)   # in the spectator's own sequence
         seat = self._peers.get(peer) if isinstance(peer, str) else None
         if code in ("seat_taken", "replaced"):
             seat = None   # said outside any seat's sequence (seq 0)
@@ -891,12 +1042,15 @@ class Host:
         msg["seq"] = 0
         return [Send(peer, pack(msg))]
 
-    def _picture(self, seat: int) -> dict[str, Any]:
+    def _picture(self, seat: int | None) -> dict[str, Any]:
+        """A seat's picture now (None: a spectator's)."""
         assert self.state is not None
         count, digest = self._digest.get(seat, (0, ""))
         if count != self.state.event_count():
             digest = event_digest(digest, _plain(self.state.events(seat, count)))
             self._digest[seat] = (self.state.event_count(), digest)
+        if seat is None:
+            return spectator_picture(self.state, self.ply, digest)
         return seat_picture(self.state, seat, self.ply, digest)
 
     def _update_msg(self, seat: int) -> dict[str, Any]:
@@ -955,6 +1109,56 @@ class Host:
         out: list[Send] = []
         for seat in self.seats:
             out += self._send(seat, self._commits_msg())
+        return out
+
+    # -- spectators: only ever what nobody's seat sees (view(None), events(None)) -----------
+    def _watch_send(self, peer: str, msg: dict[str, Any]) -> list[Send]:
+        info = self.watchers[peer]
+        info["out"] += 1
+        msg["seq"] = info["out"]
+        return [Send(peer, pack(msg))]
+
+    def _watch_full(self, peer: str, known: str | None = None) -> list[Send]:
+        """A spectator's whole picture (``spectate``)."""
+        msg: dict[str, Any] = {
+            "type": "spectate", "v": PROTOCOL, "match": self.match, "game": self.game.id,
+            "players": self.players, "options": self.options, "host_seat": self.seat,
+            "seats": self.seat_kinds(), "started": self.state is not None}
+        if self.state is not None:
+            picture = self._picture(None)
+            msg.update({k: picture[k] for k in ("ply", "to_move", "over", "outcome")})
+            msg["hash"] = picture_hash(picture)
+            if known == msg["hash"]:
+                msg["same"] = True
+            else:
+                msg.update(view=picture["view"], start=0, events=self.state.events(None))
+            self.watchers[peer]["sent"] = self.state.event_count()
+        return self._watch_send(peer, msg)
+
+    def _watch_all(self) -> list[Send]:
+        out: list[Send] = []
+        for peer in self.watching:
+            out += self._watch_full(peer)
+        return out
+
+    def _watch_updates(self) -> list[Send]:
+        """The ``update`` of every watching spectator (made once for all that hold the
+        same events)."""
+        peers = self.watching
+        if not peers or self.state is None:
+            return []
+        picture = self._picture(None)
+        body = {k: v for k, v in picture.items() if k != "events"}
+        body.update(type="update", hash=picture_hash(picture))
+        made: dict[int, list[dict[str, Any]]] = {}
+        out: list[Send] = []
+        for peer in peers:
+            info = self.watchers[peer]
+            start = info["sent"]
+            if start not in made:
+                made[start] = self.state.events(None, start)
+            out += self._watch_send(peer, {**body, "start": start, "events": made[start]})
+            info["sent"] = self.state.event_count()
         return out
 
     def _end_msg(self) -> dict[str, Any]:
@@ -1564,3 +1768,205 @@ class Guest:
         if isinstance(saved_error, list):
             guest.last_error = tuple(saved_error)
         return guest
+
+
+# -- a spectator ---------------------------------------------------------------------------
+_SPECTATOR_KEEP = ("match", "game_id", "players", "options", "host_seat", "kinds", "started",
+                   "ply", "to_move", "view", "events", "_digest", "_hash", "over", "outcome")
+#: Messages a spectator lets pass while it waits for the whole picture it asked for,
+#: before it asks again (the request or its answer was lost while the game went on).
+RESYNC_AFTER = 8
+
+
+class Spectator:
+    """Someone watching: sees what nobody's seat sees (``view(None)``, the spectator's
+    copy of each event), holds no seat and sends no choice, so it can neither act nor
+    change the deal; the host never waits for it.
+
+    What its table draws: :attr:`view`, :attr:`events`, :attr:`to_move`, :attr:`over`,
+    :attr:`outcome`, and who plays each seat (:attr:`kinds`: ``host``, ``guest``,
+    ``bot``). It follows rematches. It gets no ``end``: the record holds every hidden
+    card, so a spectator has no record and no end check (:attr:`legal` is always empty,
+    :attr:`seat`, :attr:`record` and :attr:`verdict` None).
+    """
+
+    seat: int | None = None
+    record: dict[str, Any] | None = None
+    verdict: Verdict | None = None
+    chosen: str | None = None
+
+    def __init__(self, *, random_bytes: Callable[[int], bytes] = secrets.token_bytes) -> None:
+        self._random = random_bytes
+        self.conn = random_bytes(8).hex()
+        self.out_seq = 0
+        self.in_seq = 0
+        self.match: int | None = None
+        self.last_error: tuple[str, str] | None = None
+        #: The host has sent this page's connection a picture (its ``watch`` was heard).
+        self.watching = False
+        self._awaiting = False   # a whole picture was asked for and has not come
+        self._waited = 0         # messages let pass while awaiting it
+        self._reset_match()
+
+    def _reset_match(self) -> None:
+        self.game_id: str | None = None
+        self.players = 0
+        self.options: dict[str, Any] = {}
+        self.host_seat: int | None = None
+        self.kinds: list[str] = []
+        self.started = False
+        self.ply = 0
+        self.to_move: list[int] = []
+        self.view: dict[str, Any] | None = None
+        self.events: list[dict[str, Any]] = []
+        self._digest = ""
+        self._hash: str | None = None
+        self.over = False
+        self.outcome: dict[str, Any] | None = None
+
+    @property
+    def legal(self) -> list[str]:
+        """A spectator has no legal action, ever."""
+        return []
+
+    # -- outgoing ---------------------------------------------------------------------------
+    def _send(self, msg: dict[str, Any]) -> list[Send]:
+        self.out_seq += 1
+        msg["seq"] = self.out_seq
+        return [Send(HOST, pack(msg))]
+
+    def watch(self) -> list[Send]:
+        """Ask to watch (again, after a reload or on a new connection): the host answers
+        with the whole picture."""
+        self._awaiting, self._waited = True, 0
+        self.watching = False   # until the host's answer (whatever seq it comes with)
+        return self._send({"type": "watch", "v": PROTOCOL, "conn": self.conn})
+
+    def poll(self) -> list[Send]:
+        """Call when nothing has come for a while: asks for whatever may have been lost
+        (the host leaves out view and events if nothing changed)."""
+        if not self.watching:
+            return self.watch()
+        self._awaiting, self._waited = True, 0
+        return self._send({"type": "resync", "known": self._hash if self.started else None})
+
+    def ping(self) -> list[Send]:
+        """Ask the host for a ``pong`` (the channel's liveness; a rematch whose picture
+        was lost)."""
+        return self._send({"type": "ping"}) if self.watching else []
+
+    def _ask_resync(self) -> list[Send]:
+        if self._awaiting:
+            self._waited += 1
+            if self._waited < RESYNC_AFTER:
+                return []
+        self._awaiting, self._waited = True, 0
+        return self._send({"type": "resync"})
+
+    # -- incoming ---------------------------------------------------------------------------
+    def receive(self, text: Any) -> list[Send]:
+        """Handle one message from the host; return what to send back. Never raises."""
+        try:
+            msg = unpack(text, MAX_HOST_MESSAGE)
+            _validate(msg, TO_SPECTATOR)
+        except BadMessage:
+            return self._ask_resync() if self.watching else []
+        try:
+            return self._dispatch(msg)
+        except Exception as exc:  # noqa: BLE001 - nothing the host sends may stop it
+            self.last_error = ("malformed", f"a {msg['type']} message from the host could "
+                               f"not be used: {exc!r}")
+            self._awaiting = False
+            return self._ask_resync()
+
+    def _dispatch(self, msg: dict[str, Any]) -> list[Send]:
+        kind, seq = msg["type"], msg["seq"]
+        if kind == "error" and (seq == 0 or msg["code"] == "not_joined"):
+            self.last_error = (msg["code"], msg["message"])
+            if msg["code"] == "not_joined":   # the host forgot this connection (reloaded)
+                self.watching = False
+                return self.watch()
+            return []
+        if kind == "spectate":
+            if seq <= self.in_seq and self.watching:
+                return self._ask_resync()
+            self.in_seq, self.watching = seq, True
+            self._awaiting, self._waited = False, 0
+            return self._on_spectate(msg)
+        if not self.watching:
+            return []
+        if seq != self.in_seq + 1:
+            return self._ask_resync()
+        self.in_seq = seq
+        if kind == "error":
+            self.last_error = (msg["code"], msg["message"])
+            return []
+        if kind == "pong":
+            if msg.get("match") is not None and self.match is not None and (
+                    msg["match"] > self.match):
+                return self._ask_resync()   # a rematch whose picture was lost
+            return []
+        return self._on_update(msg)
+
+    def _on_spectate(self, msg: dict[str, Any]) -> list[Send]:
+        if msg["match"] != self.match:
+            self.match = msg["match"]
+            self._reset_match()
+        self.game_id, self.players = msg["game"], msg["players"]
+        self.options, self.host_seat = msg["options"], msg["host_seat"]
+        self.kinds = list(msg["seats"])
+        if not msg["started"]:
+            return []
+        if msg.get("same"):
+            if msg["hash"] != self._hash or not self.started:
+                self._hash = None   # not the picture held: ask for all of it
+                return self._ask_resync()
+            return []
+        picture = {"ply": msg["ply"], "to_move": msg["to_move"], "view": msg["view"],
+                   "legal": [], "events": event_digest("", msg["events"]),
+                   "over": msg["over"], "outcome": msg.get("outcome")}
+        if picture_hash(picture) != msg["hash"]:
+            self.last_error = ("mismatch", "a whole picture did not match its hash")
+            return self._ask_resync()
+        self._show(picture, list(msg["events"]), msg["hash"])
+        return []
+
+    def _on_update(self, msg: dict[str, Any]) -> list[Send]:
+        if not self.started or msg["start"] != len(self.events) or msg["ply"] < self.ply:
+            return self._ask_resync()
+        picture = {"ply": msg["ply"], "to_move": msg["to_move"], "view": msg["view"],
+                   "legal": msg["legal"], "events": event_digest(self._digest, msg["events"]),
+                   "over": msg["over"], "outcome": msg.get("outcome")}
+        if msg["legal"] or picture_hash(picture) != msg["hash"]:
+            return self._ask_resync()
+        self._show(picture, self.events + list(msg["events"]), msg["hash"])
+        return []
+
+    def _show(self, picture: dict[str, Any], events: list[dict[str, Any]], h: str) -> None:
+        self.started = True
+        self.ply, self.to_move, self.view = picture["ply"], picture["to_move"], picture["view"]
+        self.events, self._digest, self._hash = events, picture["events"], h
+        self.over, self.outcome = picture["over"], picture["outcome"]
+
+    # -- resume -----------------------------------------------------------------------------
+    def to_json(self) -> str:
+        """The picture this spectator holds (a reloaded page shows it while it watches
+        again; nothing in it is secret)."""
+        data = {name: getattr(self, name) for name in _SPECTATOR_KEEP}
+        data["session"] = PROTOCOL
+        data["spectator"] = True
+        return json.dumps(data)
+
+    @classmethod
+    def from_json(cls, text: str,
+                  random_bytes: Callable[[int], bytes] = secrets.token_bytes) -> Spectator:
+        """A spectator saved by :meth:`to_json` (a new connection): call :meth:`watch`."""
+        data = json.loads(text)
+        if not isinstance(data, dict) or data.get("session") != PROTOCOL or not data.get(
+                "spectator"):
+            raise ValueError("this is not a saved spectator")
+        spectator = cls(random_bytes=random_bytes)
+        for name in _SPECTATOR_KEEP:
+            if name in data:
+                setattr(spectator, name, copy.deepcopy(data[name]))
+        return spectator
