@@ -457,6 +457,19 @@ class NatLab:
             [f"tcp:{HTTP_PORT}", f"stun:{STUN_PORT}", f"tcp:{MQTT_PORT}", f"tcp:{WS_PORT}"]
         )
 
+    def use_relay(self, directory: str | os.PathLike) -> None:
+        """Serve ``directory`` with our own server instead (``python -m tools.relay``: the
+        static files and the signaling relay at ``./relay/``), at the same URL, as
+        ``python build.py serve`` would on a host of its own (tools/bench_link.py)."""
+        from tools.paths import ROOT
+
+        self._stop("http")
+        venv = ROOT / ".venv" / "bin" / "python"
+        python = str(venv) if venv.exists() else sys.executable
+        self._spawn("relay", [python, "-m", "tools.relay", "--host", SERVER, "--port",
+                              str(HTTP_PORT), "--dir", str(directory)], cwd=str(ROOT))  # fmt: skip
+        self._wait_serving([f"tcp:{HTTP_PORT}"])
+
     def _write_broker_conf(self) -> None:
         self._write(
             "mosquitto.conf",
