@@ -14,17 +14,30 @@
 // - the new worker then waits until the page asks it to take over (offline.js shows a
 //   banner; the player's "Reload" posts SKIP_WAITING). The very first one activates at
 //   once and claims the page, since there is nothing older to replace.
-// - activate: delete every other "pygames-" cache (the switch is atomic: a version's pages
-//   are only ever served from its own cache).
+// - activate: delete every other "pygames-" cache of this scope (the switch is atomic: a
+//   version's pages are only ever served from its own cache).
 // - fetch: GET of a listed file on our origin → the cache (a page ignores its query:
 //   play.html?game=... is play.html); anything else (other files, the link-play relay
 //   /relay/..., other methods, other origins) → the network, never cached.
+// - the scope is any folder of any origin (README, "Deploy"), and one origin may hold
+//   several copies of the app: each scope's caches are its own, named by its path
+//   ("pygames-<VERSION>" at the origin's root, "pygames-<VERSION>@/games/pygames/" there),
+//   so one copy never deletes or refills another's.
 "use strict";
 
 const VERSION = "__PRECACHE_VERSION__";
 const PREFIX = "pygames-";
-const CACHE = PREFIX + VERSION;
+const SCOPE_PATH = new URL(self.registration.scope).pathname;
+const SUFFIX = SCOPE_PATH === "/" ? "" : "@" + SCOPE_PATH;
+const CACHE = PREFIX + VERSION + SUFFIX;
 const LIST = "precache.json";
+
+// One of this scope's caches (of any version), not another copy's of the app.
+function ours(name) {
+  const m = /^pygames-[0-9a-f]+(.*)$/.exec(name);
+  return Boolean(m) && m[1] === SUFFIX;
+}
+
 // Files fetched and hashed one at a time: the install runs beside a page being played,
 // and six at once made the table's drawings main-thread tasks of up to 150-200 ms on a
 // 2-core machine (one at a time: up to about 110), for no faster install (0.8 s either way
@@ -53,7 +66,7 @@ async function sha256Prefix(buffer, length) {
 async function olderCopies() {
   const found = new Map();
   for (const name of await caches.keys()) {
-    if (!name.startsWith(PREFIX) || name === CACHE) continue;
+    if (!ours(name) || name === CACHE) continue;
     const cache = await caches.open(name);
     const listed = await cache.match(urlOf(LIST));
     if (!listed) continue;  // incomplete (an install that failed): ignore it
@@ -115,7 +128,7 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil((async () => {
     for (const name of await caches.keys()) {
-      if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
+      if (ours(name) && name !== CACHE) await caches.delete(name);
     }
     await self.clients.claim();
   })());
