@@ -19,6 +19,9 @@
 // - fetch: GET of a listed file on our origin → the cache (a page ignores its query:
 //   play.html?game=... is play.html); anything else (other files, the link-play relay
 //   /relay/..., other methods, other origins) → the network, never cached.
+// - the deployment's settings (SETTINGS: peer.json, which whoever hosts dist/ may edit
+//   after the build: README, "Deploy") are the one exception: fetched at install without
+//   checking their hash, then served from the network first, the cached copy offline.
 // - the scope is any folder of any origin (README, "Deploy"), and one origin may hold
 //   several copies of the app: each scope's caches are its own, named by its path
 //   ("pygames-<VERSION>" at the origin's root, "pygames-<VERSION>@/games/pygames/" there),
@@ -31,6 +34,7 @@ const SCOPE_PATH = new URL(self.registration.scope).pathname;
 const SUFFIX = SCOPE_PATH === "/" ? "" : "@" + SCOPE_PATH;
 const CACHE = PREFIX + VERSION + SUFFIX;
 const LIST = "precache.json";
+const SETTINGS = new Set(["peer.json"]);
 
 // One of this scope's caches (of any version), not another copy's of the app.
 function ours(name) {
@@ -81,6 +85,11 @@ async function olderCopies() {
 
 async function precacheOne(cache, older, path, hash) {
   const url = urlOf(path);
+  if (SETTINGS.has(path)) {  // as the host has it now (edited or not); none is no failure
+    const response = await fetch(url, { cache: "no-cache", credentials: "same-origin" });
+    if (response.ok) await cache.put(url, response);
+    return "fetched";
+  }
   const old = older.get(path + "\0" + hash);
   if (old) {
     const hit = await old[0].match(urlOf(old[1]));
@@ -158,6 +167,21 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   const path = pathOf(url);
   if (path === null || path.startsWith("relay/") || path === LIST || path === "sw.js") return;
+  if (SETTINGS.has(path)) {  // the network's copy (kept for offline), else the kept one
+    event.respondWith((async () => {
+      const cache = await caches.open(CACHE);
+      try {
+        const response = await fetch(request);
+        if (response.ok) await cache.put(urlOf(path), response.clone());
+        return response;
+      } catch (err) {
+        const kept = await cache.match(urlOf(path));
+        if (kept) return kept;
+        throw err;
+      }
+    })());
+    return;
+  }
   event.respondWith((async () => {
     if ((await precached()).has(path)) {
       const cache = await caches.open(CACHE);
