@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import html
 import json
+import posixpath
 import re
 import sys
 from pathlib import Path
@@ -267,6 +268,9 @@ def render_fragment(fragment: str, boards: dict[str, dict[str, Any]], lang: str,
 
 
 def _frame(lang: str, title: str, body: str, nav: str, css: str) -> str:
+    # The app's icon, a folder above the docs' stylesheet: without one a browser asks the
+    # host's root for /favicon.ico, outside the folder the app may be deployed in.
+    icon = posixpath.normpath(posixpath.join(posixpath.dirname(css), "..", "favicon.svg"))
     w = WORDS[lang]
     return f"""<!doctype html>
 <html lang="{lang}">
@@ -276,6 +280,7 @@ def _frame(lang: str, title: str, body: str, nav: str, css: str) -> str:
 <meta name="color-scheme" content="light dark">
 <title>{esc(title)}</title>
 <link rel="stylesheet" href="{css}">
+<link rel="icon" href="{icon}" type="image/svg+xml">
 </head>
 <body>
 <a class="skip" href="#main">{w["skip"]}</a>
