@@ -4,6 +4,7 @@ What a page makes of it in Chromium is test_browser_build.py."""
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import shutil
 import subprocess
@@ -11,6 +12,7 @@ import urllib.error
 import urllib.request
 import zipfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from helpers.dist import runtime_config, wheel_name
@@ -123,6 +125,29 @@ def test_our_files_name_no_cdn():
             if CDN.search(line):
                 offenders.append(f"{rel}:{n}: {line.strip()[:120]}")
     assert not offenders, "CDN references in dist/:\n" + "\n".join(offenders)
+
+
+def test_the_built_peer_settings_name_no_outside_server():
+    """dist/peer.json, the settings a deployment edits (README, "Deploy"), names nobody's
+    server as built: the relay is the app's own (a relative URL), no MQTT broker, no STUN
+    or TURN server; every address in it is relative."""
+    settings = json.loads((DIST / "peer.json").read_text(encoding="utf-8"))
+    assert settings.get("brokers", []) == []
+    assert settings.get("iceServers", []) == []
+
+    def strings(value):
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, dict):
+            for v in value.values():
+                yield from strings(v)
+        elif isinstance(value, list):
+            for v in value:
+                yield from strings(v)
+
+    outside = [s for s in strings(settings) if urlsplit(s).scheme or s.startswith("//")]
+    assert outside == [], f"peer.json names servers: {outside}"
+    assert urlsplit(settings["relay"]).path.startswith("./")
 
 
 def test_no_vendored_runtime_in_git():
