@@ -29,11 +29,9 @@ import statistics
 import sys
 import time
 
+from helpers import natlab  # the tests' lab (.venv's .pth makes tests/helpers importable)
+
 from tools import paths
-
-sys.path.insert(0, str(paths.ROOT / "tests"))
-
-from helpers import natlab  # noqa: E402 (the tests' lab)
 
 TIMEOUT_MS = 120_000
 

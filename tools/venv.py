@@ -18,8 +18,10 @@ from pathlib import Path
 from tools.paths import ROOT, VENV, log
 
 STAMP = VENV / ".pygames-test-requirements.json"
-#: Directories the .pth file puts on .venv's import path (relative to the repository).
-IMPORT_PATHS = (".", "web")
+#: Directories the .pth file puts on .venv's import path (relative to the repository), as
+#: pyproject's pytest ``pythonpath`` does for the tests: the benches that drive the tests'
+#: labs (tools/bench_link.py) import ``helpers`` too.
+IMPORT_PATHS = (".", "web", "tests")
 PTH_NAME = "pygames-dev.pth"
 
 

@@ -647,7 +647,8 @@
 
   function relayPath(base) {
     var url = new URL(base + encodeURIComponent(topic), location.href);
-    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    if (url.protocol === "https:") url.protocol = "wss:";
+    else if (url.protocol === "http:") url.protocol = "ws:";  // ws: and wss: as they are
     var p = { via: "relay", host: "", ready: false, opened: false, peers: [], closed: false };
     var sock;
     try { sock = new WebSocket(url.href); } catch (e) {
