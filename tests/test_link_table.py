@@ -3,6 +3,8 @@
 What the page glue (peer.js) does with a data channel is done here by a tiny wire: every
 message a table wants sent is handed to the other table. Both players click buttons on
 their own screen only; each screen is drawn from its own seat (the guest holds no state).
+Spectators' tables (``mode=watch``) hang off the host as peer.js's ``w-...`` connections
+and draw nobody's view; what peer.js reports of the connection shows in the status line.
 """
 
 from __future__ import annotations
@@ -13,12 +15,14 @@ import random
 import re
 
 import pytest
+from helpers.spectate import check_spectator_texts
 from helpers.tables import NOT_PLAY_AT_LINK, enabled_commands
 from pgui.i18n import t
-from pgui.link import LinkTable, parse_fragment, sdp_mac
+from pgui.link import LinkTable, parse_fragment, sdp_mac, watch_key
 from pgui.session_glue import Session, make_table
 
 import pygames
+from pygames.session import Guest
 
 GAME_IDS = pygames.game_ids()
 
@@ -361,7 +365,8 @@ def test_copy_and_paste_games_are_kept_apart_by_their_own_room():
         host = LinkTable("kiriai", mode="link", speed=0, page="http://x/play.html")
         host.manual("offer", "CODE")
         frag = host.manual_offer.partition("#")[2]
-        assert parse_fragment(frag) == {"r": host.room, "o": "CODE"}
+        got = parse_fragment(frag)
+        assert (got["r"], got["o"], got.get("k", host.key)) == (host.room, "CODE", host.key)
         guest = LinkTable("kiriai", mode="join", speed=0, fragment=frag)
         assert not guest.bad_link and "join" in enabled_commands(guest.html())
         guest.command("join")
@@ -452,3 +457,305 @@ def test_a_guest_moves_its_seat_to_another_browser(gid):
     assert other.playing and other.link.seat == old.link.seat
     play_turns(host, other, wire2, rng)
     assert other.link.verdict.ok, other.link.verdict
+
+
+# -- spectators (mode=watch), the host's spectator link, and what peer.js reports -----------
+def watch_table(url: str, lang: str = "en") -> LinkTable:
+    """A spectator's page opened at the spectator link ``url``."""
+    query, _, fragment = url.partition("?")[2].partition("#")
+    table = make_table(query + f"&lang={lang}&speed=0", fragment=fragment,
+                       page="http://x/play.html")
+    assert isinstance(table, LinkTable) and table.role == "watch" and table.mode == "watch"
+    return table
+
+
+class Party(Wire):
+    """The host's and the guest's tables, and spectators' tables on the host's connections
+    ``w-...`` (as peer.js names a spectator's), every message to a spectator kept."""
+
+    def __init__(self, host: LinkTable, guest: LinkTable) -> None:
+        super().__init__(host, guest)
+        self.watchers: dict[str, LinkTable] = {}
+        self.to_watchers: list[tuple[str, int, str]] = []   # (peer, match, text)
+
+    def pump(self) -> None:
+        for _ in range(2000):
+            moved = False
+            for to, text in self.host.take_outbox():
+                moved = True
+                if to == "g1":
+                    self.guest.peer_message("host", text)
+                elif to in self.watchers:
+                    self.to_watchers.append((to, self.host.link.match, text))
+                    self.watchers[to].peer_message("host", text)
+            for to, text in self.guest.take_outbox():
+                assert to == "host"
+                moved = True
+                self.host.peer_message("g1", text)
+            for peer, table in list(self.watchers.items()):
+                for to, text in table.take_outbox():
+                    assert to == "host"
+                    moved = True
+                    self.host.peer_message(peer, text)
+            if not moved:
+                return
+        raise AssertionError("the tables keep talking forever")
+
+    def watch(self, peer: str, table: LinkTable) -> LinkTable:
+        """A spectator's page connects (peer.js opens the channel at once: no Join)."""
+        assert table.peer_info()["connect"]
+        self.watchers[peer] = table
+        self.host.peer_open(peer)
+        table.peer_open("host")
+        self.pump()
+        return table
+
+
+#: Commands a spectator's page may offer: none of them reaches the game.
+LOOKING = ("lang:", "skip", "dismiss")
+
+
+def only_looking(html: str) -> bool:
+    return all(c.startswith(LOOKING) for c in enabled_commands(html))
+
+
+@pytest.mark.parametrize("gid", GAME_IDS)
+def test_the_host_offers_a_spectator_link_and_counts_who_watches(gid):
+    lang = "ja" if GAME_IDS.index(gid) % 2 else "en"
+    host, guest, invite = pair(gid, lang)
+    url = host.watch_link()
+    html = host.html()
+    esc_url = url.replace("&", "&amp;")
+    # Beside the invite: the link, its copy button like the invite's, and nobody watching.
+    assert f'<a data-watch-link href="{esc_url}">' in html
+    assert f'data-link-cmd="copy" data-copy="{esc_url}"' in html
+    assert htmllib.escape(t("watch_link", lang)) in html and 'data-watching="0"' in html
+    assert ("観戦リンク" in html) == (lang == "ja")
+    query, _, frag = url.partition("?")[2].partition("#")
+    assert query == invite.partition("?")[2].partition("#")[0].replace("mode=join", "mode=watch")
+    frag = parse_fragment(frag)
+    assert frag == {"r": host.room, "w": watch_key(host.key)} and host.key not in url
+    assert host.peer_info()["watch"] == frag["w"]
+    # Two spectators connect: the host's panel counts them, in the game too.
+    guest.command("join")
+    party = Party(host, guest)
+    party.connect()
+    party.watch("w-1", watch_table(url, lang))
+    party.watch("w-2", watch_table(url, lang))
+    html = host.html()
+    assert 'data-watching="2"' in html and htmllib.escape(t("watch_count", lang, n=2)) in html
+    assert ("2人が観戦中" in html) == (lang == "ja")
+    host.peer_close("w-2")
+    assert 'data-watching="1"' in host.html()
+
+
+@pytest.mark.parametrize("gid", GAME_IDS)
+def test_spectators_watch_a_whole_game_seeing_only_nobodys_view(gid):
+    lang = "ja" if GAME_IDS.index(gid) % 2 == 0 else "en"
+    rng = random.Random(f"watch{gid}")
+    host, guest, _ = pair(gid, lang)
+    guest.command("join")
+    party = Party(host, guest)
+    early = party.watch("w-early", watch_table(host.watch_link(), lang))
+    assert not early.playing and "data-watching-note" in early.html()   # before the start
+    party.connect()
+    assert early.playing and 'data-mode="watch"' in early.html()
+    for _ in range(4):
+        click_random(host, rng, party)
+        click_random(guest, rng, party)
+    late = party.watch("w-late", watch_table(host.watch_link(), lang))   # mid-game
+    for w in (early, late):
+        html = w.html()
+        assert htmllib.escape(t("watch_you", lang)) in html and only_looking(html)
+        assert w.link.view == json.loads(json.dumps(host.link.state.view(None)))
+        assert '<ol class="log-lines"' in html and "data-invite" not in html
+        for cmd in ("join", "rematch", "seat_bot:1", "move_seat", *guest.link.legal[:1]):
+            w.command(cmd)   # nothing a spectator clicks reaches the game
+        assert w.take_outbox() == []
+    play_turns(host, guest, party, rng)
+    record = json.loads(host.record())
+    for w in (early, late):
+        while w.animating:
+            w.advance()
+        html = w.html()
+        assert 'class="overlay gameover"' in html and "data-watched" in html
+        assert only_looking(html) and "data-record" not in html and w.record() is None
+        assert 'data-verdict="pending"' not in html
+        assert w.link.outcome == json.loads(json.dumps(host.link.outcome))
+        assert w.link.view == json.loads(json.dumps(host.link.state.view(None)))
+        assert w.link.events == json.loads(json.dumps(host.link.state.events(None)))
+        assert not hasattr(w.link, "state") and w.save() is None
+    checked = check_spectator_texts(record, [text for _, _, text in party.to_watchers])
+    assert checked >= 4
+    # A rematch shows on the spectators' pages too.
+    host.command("rematch")
+    party.pump()
+    assert early.link.match == late.link.match == 2 and early.playing
+
+
+def test_a_spectators_page_reloads_and_watches_again():
+    host, guest, _ = pair("cardia")
+    guest.command("join")
+    party = Party(host, guest)
+    party.connect()
+    url = host.watch_link()
+    party.watch("w-a", watch_table(url))
+    play = random.Random(3)
+    for _ in range(5):
+        click_random(host, play, party)
+        click_random(guest, play, party)
+    # Reloaded: a new page (nothing kept), a new connection; the old one closes.
+    host.peer_close("w-a")
+    del party.watchers["w-a"]
+    again = party.watch("w-b", watch_table(url))
+    assert again.playing and again.link.view == json.loads(json.dumps(
+        host.link.state.view(None)))
+    # Its watch lost on the way: the page asks again after a moment.
+    lost = watch_table(url)
+    lost.peer_open("host")
+    assert [json.loads(text)["type"] for _, text in lost.take_outbox()] == ["watch"]
+    lost._heard -= 3
+    lost.tick()
+    party.watchers["w-c"] = lost
+    host.peer_open("w-c")
+    party.pump()
+    assert lost.playing
+    lost._heard -= 3   # then it pings when it has heard nothing for a moment
+    lost.tick()
+    assert [json.loads(text)["type"] for _, text in lost.outbox] == ["ping"]
+    party.pump()
+
+
+def test_a_spectators_connection_never_gets_a_seat():
+    host, guest, _ = pair("kiriai")
+    intruder = Guest()   # a page that holds the spectator link and sends a join
+    host.peer_open("w-x")
+    assert host.status == "waiting"   # a spectator's channel is not the game's connection
+    host.peer_message("w-x", intruder.join()[0].text)
+    replies = host.take_outbox()
+    assert [json.loads(text)["code"] for _, text in replies] == ["spectator"]
+    assert host.link.seats == {} and host.link.seat_of("w-x") is None
+    assert host.peer_info()["seats"][0]["joined"] is False
+    # Even as its first message, before peer.js said the channel opened.
+    host.peer_message("w-y", Guest().join()[0].text)
+    assert json.loads(host.take_outbox()[0][1])["code"] == "spectator"
+    # The friend's invite still has its seat.
+    guest.command("join")
+    party = Party(host, guest)
+    party.connect()
+    assert guest.link.seat == 1 and host.link.seat_of("g1") == 1
+    assert set(host.link.watchers) == {"w-x", "w-y"}
+
+
+def test_links_pass_on_their_ice_servers_and_brokers():
+    frag = "r=Room12345&k=" + "K" * 22 + "&ice=SUNFX0xJU1Q&b=WyJ3c3M6Ly9iLmV4YW1wbGUiXQ"
+    host = LinkTable("cardia", mode="link", speed=0, fragment=frag, page="http://x/play.html")
+    info = host.peer_info()
+    assert info["role"] == "host" and info["brokers"] == "WyJ3c3M6Ly9iLmV4YW1wbGUiXQ"
+    assert info["watch"] == watch_key("K" * 22)
+    for url in (host.invite(), host.watch_link(), "#" + host.fragment()):
+        got = parse_fragment(url.partition("#")[2])
+        assert got["ice"] == "SUNFX0xJU1Q" and got["b"] == info["brokers"], url
+    guest_frag = host.invite().partition("#")[2]
+    guest = LinkTable("cardia", mode="join", speed=0, fragment=guest_frag)
+    assert guest.peer_info()["brokers"] == info["brokers"] and guest.peer_info()["role"] == "guest"
+    guest.command("join")
+    party = Party(host, guest)
+    party.connect()
+    assert parse_fragment(guest.move_link().partition("#")[2])["b"] == info["brokers"]
+    w = watch_table(host.watch_link())
+    winfo = w.peer_info()
+    assert winfo["role"] == "watch" and winfo["key"] == watch_key("K" * 22) != host.key
+    assert winfo["room"] == host.room and winfo["connect"] is True   # no Join to press
+    assert winfo["ice"] == "SUNFX0xJU1Q" and winfo["brokers"] == info["brokers"]
+    assert "watch" not in winfo and winfo["fragment"] == "" and winfo["lock"] != host.store_key()
+    # A damaged broker list is not passed on; a link without one passes on nothing.
+    bad = LinkTable("cardia", mode="link", speed=0, fragment=frag.replace("&b=", "&b=<x>"))
+    assert bad.peer_info()["brokers"] == "" and "&b=" not in bad.invite()
+    plain_host = LinkTable("cardia", mode="link", speed=0)
+    assert plain_host.peer_info()["brokers"] == "" and "&b=" not in plain_host.watch_link()
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_damaged_spectator_link_says_so(lang):
+    table = LinkTable("kiriai", mode="watch", lang=lang, fragment="r=Room12345&k=" + "K" * 22)
+    html = table.html()
+    assert table.bad_link and not table.peer_info()["connect"]
+    assert 'role="alert"' in html and htmllib.escape(t("watch_bad", lang)) in html
+
+
+def test_the_page_session_opens_a_spectators_table_and_macs_with_the_watch_key():
+    s = Session()
+    r = s.open("game=cardia&mode=link", nav_lang="en", page="http://x/play.html")
+    url = s.table.watch_link()
+    query, _, fragment = url.partition("?")[2].partition("#")
+    w = Session()
+    wr = w.open(query, fragment=fragment, nav_lang="en")
+    assert wr["peer"]["role"] == "watch" and wr["peer"]["connect"]
+    assert wr["save"] is None
+    k = parse_fragment(r["peer"]["fragment"])["k"]
+    assert s.mac("v=0", "watch") == w.mac("v=0") == sdp_mac(watch_key(k), "v=0")
+    assert s.mac("v=0") == sdp_mac(k, "v=0") != w.mac("v=0", "watch")
+    # The new peer events go through the page session's dispatcher.
+    wr = w.peer("signal", "", json.dumps({"via": "broker", "host": "b.example"}))
+    assert 'data-signal="broker"' in wr["html"] and "b.example" in wr["html"]
+    wr = w.peer("open", "host")
+    assert [json.loads(text)["type"] for _, text in wr["sends"]] == ["watch"]
+    for _, text in wr["sends"]:
+        hr = s.peer("message", "w-1", text)
+    assert [to for to, _ in hr["sends"]] == ["w-1"]
+    for _, text in hr["sends"]:
+        wr = w.peer("message", "host", text)
+    assert 'data-watching-note' in wr["html"]
+
+
+def _status(table: LinkTable) -> str:
+    m = re.search(r'<p class="peer-status"[^>]*>.*?</p>', table.html(), re.S)
+    assert m, table.html()[:500]
+    return htmllib.unescape(m.group(0))
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+@pytest.mark.parametrize("role", ["host", "guest", "watch"])
+def test_what_peer_js_reports_shows_in_the_status(role, lang):
+    host, guest, _ = pair("cardia", lang)
+    table = {"host": host, "guest": guest, "watch": watch_table(host.watch_link(), lang)}[role]
+    if role == "guest":
+        guest.command("join")
+    other = "g1" if role == "host" else "host"
+    # Looking for each other: through which server, or none at all.
+    table.peer_event("signal", "", json.dumps({"via": "relay", "host": "relay.example"}))
+    status = _status(table)
+    assert 'data-signal="relay"' in status and "relay.example" in status
+    table.peer_event("signal", "", json.dumps({"via": "broker", "host": ""}))
+    assert 'data-signal="broker"' in _status(table)
+    table.peer_event("signal", "", json.dumps({"via": "none", "host": ""}))
+    assert t(f"signal_none_{role}", lang) in _status(table)
+    table.peer_event("signal", "", "not json")   # ignored
+    assert 'data-signal="none"' in _status(table)
+    # No direct path in time: a hint of what to try, until told to clear it.
+    table.peer_event("nopath", "", "")
+    html = table.html()
+    hint = re.search(r'<p class="nopath" role="status" data-nopath>(.*?)</p>', html)
+    assert hint and htmllib.unescape(hint.group(1)) == t(f"nopath_{role}", lang)
+    table.peer_event("nopath", "", "clear")
+    assert "data-nopath" not in table.html()
+    table.peer_event("nopath", "", "")
+    # Connected: the hint goes, the signal line goes, the path shows.
+    table.peer_event("open", other, "")
+    table.peer_event("status", "", "connected")
+    table.peer_event("path", other, "direct")
+    status = _status(table)
+    assert "data-nopath" not in table.html() and 'data-path="direct"' in status
+    assert t("path_direct", lang) in status and 'class="signal"' not in status
+    table.peer_event("path", other, "turn")
+    assert t("path_turn", lang) in _status(table) and 'data-path="turn"' in _status(table)
+    table.peer_event("rejected", "", "3")
+    assert table.rejected == 3 and 'data-rejected="3"' in _status(table)
+    table.peer_event("path", other, "")
+    assert 'data-path=""' in _status(table)
+    if role == "host":   # a spectator's channel is not the game's path
+        table.peer_event("path", "w-1", "turn")
+        assert 'data-path=""' in _status(table)
+        table.peer_event("path", "g1", "direct")
+        assert 'data-path="direct"' in _status(table)

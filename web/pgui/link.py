@@ -1,15 +1,19 @@
-"""Link play: this device's seat of a game played with a friend over a link.
+"""Link play: this device's seat of a game played with a friend over a link (or nobody's
+seat: a spectator's page).
 
 :class:`LinkTable` is a :class:`pgui.table.Table` whose seat comes from a session of
 :mod:`pygames.session` instead of an engine state on this device: the host's browser holds
 a :class:`~pygames.session.Host` (the authoritative state), a guest's browser a
-:class:`~pygames.session.Guest` (only its own seat's view, legal actions and events). The
-same game UI modules draw both, from the same protocol calls.
+:class:`~pygames.session.Guest` (only its own seat's view, legal actions and events), a
+spectator's a :class:`~pygames.session.Spectator` (only nobody's view and events). The
+same game UI modules draw them all, from the same protocol calls.
 
 Nothing here touches a network: the page's glue (``peer.js`` on the main thread, WebRTC
-and the signaling relay) hands every connection event and message in
-(:meth:`LinkTable.peer_open`, :meth:`~LinkTable.peer_message`, :meth:`~LinkTable.peer_close`,
-:meth:`~LinkTable.set_status`) and sends what :meth:`LinkTable.take_outbox` returns.
+and the signaling relay) hands every connection event and message in through
+:meth:`LinkTable.peer_event` (``open``, ``message``, ``close``: :meth:`~LinkTable.peer_open`,
+:meth:`~LinkTable.peer_message`, :meth:`~LinkTable.peer_close`; ``status``:
+:meth:`~LinkTable.set_status`; ``path``, ``signal``, ``nopath``, ``rejected``: below) and
+sends what :meth:`LinkTable.take_outbox` returns.
 
 The link
 --------
@@ -20,11 +24,39 @@ The invite is ``play.html?game=<id>&mode=join&<options>#r=<room>&k=<key>`` (the 
 options in its query only say what the guest is invited to; the host's ``state`` message
 is what counts). The key never leaves the two browsers: offers and answers carry an HMAC
 of their SDP made with it (:func:`sdp_mac`), so the relay cannot put itself in between.
-A fragment may also carry ``ice`` (ICE servers for this link, passed on to the invite)
-and, for the copy-and-paste flow with no relay, ``o`` (the host's whole offer).
+A fragment may also carry ``ice`` (ICE servers for this link) and ``b`` (base64url of a
+JSON list of signaling brokers' URLs for this link), both passed on untouched to the
+invites, the spectator link, the host's own address and :meth:`LinkTable.peer_info`
+(``ice``, ``brokers``), and, for the copy-and-paste flow with no relay, ``o`` (the host's
+whole offer).
 
-Connection states (``<html data-peer>``): ``waiting`` (no friend yet, or the guest has
-not pressed Join), ``connecting``, ``connected``, ``reconnecting`` (was connected, trying
+Spectators
+----------
+
+The host's table shows a *spectator link* beside the invite (and, during the game, in its
+side panel: ``[data-watch-link]``, a copy button, and how many watch now,
+``[data-watching=<n>]``): ``play.html?game=<id>&mode=watch&<options>#r=<room>&w=<watch
+key>`` (with the link's ``ice`` and ``b``). The watch key is :func:`watch_key` of the
+players' key: peer.js derives the spectators' signaling from it (the host's
+``peer_info()["watch"]``), and a spectator holding it cannot get the players' key back.
+A spectator's page (``mode=watch``, role ``watch``) connects at once, with no Join to
+press, and draws the game from nobody's view with no action to take, under a "You are
+watching" line, with the log and the game-over screen (no record: it holds every hidden
+card); it keeps nothing, so a reload simply watches again. On the host, peer.js names a
+spectator's connection ``w-...`` (a guest's never starts so): such a connection is a
+spectator's from its first event (:meth:`pygames.session.Host.add_watcher`), never gets a
+seat, and is not the game's connection in the host's status line.
+
+What peer.js says of the connection (:meth:`LinkTable.peer_event`): ``path`` (a
+connection goes ``direct`` or through a ``turn`` relay: the status line says which once
+connected, ``data-path``), ``signal`` (JSON ``{"via": "relay"|"broker"|"none", "host"}``:
+how the browsers look for each other, said while not connected, ``data-signal``),
+``nopath`` (no direct path in time: a hint of what to try, ``[data-nopath]``, until
+``clear`` or connected) and ``rejected`` (signaling messages dropped as forged or
+replayed: ``data-rejected``).
+
+Connection states (``<html data-peer>``, the status line's ``data-status``): ``waiting``
+(no friend yet, or the guest has not pressed Join), ``connecting``, ``connected``, ``reconnecting`` (was connected, trying
 again), ``lost``.
 
 Several friends
@@ -47,6 +79,7 @@ is told a bot has the seat.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -58,7 +91,7 @@ from urllib.parse import quote
 
 from pygames import IllegalAction, get_game
 from pygames.bots import LEVELS, RandomBot, SearchBot
-from pygames.session import Guest, Host, Send
+from pygames.session import Guest, Host, Send, Spectator
 
 from . import i18n, link_seat_words, ui_module
 from .i18n import esc, t
@@ -77,6 +110,15 @@ PING_AFTER = 2.0
 #: the game as not verified (a real end message arriving later is still checked).
 END_WAIT = 20.0
 TOKEN_RE = re.compile(r"^[0-9a-f]{32}$")
+#: A per-link list of signaling brokers (the fragment's ``b``: base64url of a JSON list of
+#: URLs), passed on untouched to the invites, the spectator link and peer.js.
+BROKERS_RE = re.compile(r"^[A-Za-z0-9_-]{1,4096}$")
+#: The host's connections that peer.js let in with the spectator link's key.
+WATCHER_PREFIX = "w-"
+#: The paths a connection may take (peer.js: ``path``), the ways to find the other browser
+#: (``signal``).
+PATHS = ("direct", "turn")
+SIGNALS = ("relay", "broker", "none")
 #: The level of a bot the host gives a gone friend's seat to.
 HAND_LEVEL = "normal"
 #: Per-seat connection states (``<html data-peer-<seat>>``, the host's).
@@ -201,6 +243,58 @@ STRINGS: dict[str, dict[str, str]] = {
                "防げないこと：改造されたホストアプリは対戦中にあなたの手札を見たり、負けそうなときに抜けたりできます。"
                "不正は終了時に見つかりますが、事前には防げません。"),
     },
+    # -- spectators (mode=watch) and the host's spectator link ------------------------------
+    "watch_title": {"en": "Watching {game}", "ja": "{game}を観戦中"},
+    "watch_you": {"en": "You are watching", "ja": "観戦しています"},
+    "watch_waiting": {"en": "You are watching: the game shows here as soon as it starts.",
+                      "ja": "観戦中です。対局が始まるとすぐここに表示されます。"},
+    "watch_bad": {"en": "This spectator link is incomplete or damaged: ask the host to send it again.",
+                  "ja": "この観戦リンクは不完全か壊れています。ホストにもう一度送ってもらってください。"},
+    "status_waiting_watch": {"en": "Looking for the game…", "ja": "対局を探しています…"},
+    "status_connected_watch": {"en": "Connected to the game", "ja": "対局に接続中"},
+    "status_lost_watch": {"en": "Cannot reach the host. The game shows here again when the host is back.",
+                          "ja": "ホストにつながりません。ホストが戻ると、ここにまた対局が表示されます。"},
+    "watch_seat_host": {"en": "host", "ja": "ホスト"},
+    "watch_seat_guest": {"en": "guest", "ja": "ゲスト"},
+    "watch_over": {"en": "You watched this game to its end. Only the players get its record: it shows every hidden card.",
+                   "ja": "この対局を最後まで観戦しました。記録には伏せられたカードもすべて含まれるため、対局者だけが受け取ります。"},
+    "watch_rematch_wait": {"en": "The host can start a rematch: it will show here.",
+                           "ja": "再戦はホストが開始できます。始まるとここに表示されます。"},
+    "watch_about": {"en": "About watching", "ja": "観戦について"},
+    "watch_about_body": {
+        "en": ("You see what anyone watching the table would see: no hidden card ever reaches this browser, "
+               "because the host's browser sends spectators only what is face up. "
+               "You cannot play or change anything, and the players never wait for you."),
+        "ja": ("テーブルを横で見ている人と同じものが見えます。ホストのブラウザは表に出ている情報だけを観戦者に送るので、"
+               "伏せられたカードがこのブラウザに届くことはありません。"
+               "観戦者は操作できず、何も変えられません。対局者が観戦者を待つこともありません。"),
+    },
+    "watch_link": {"en": "Spectator link", "ja": "観戦リンク"},
+    "watch_link_help": {"en": "Anyone who opens this link can watch the game live, seeing only what a spectator may see (no hidden card). They cannot play.",
+                        "ja": "このリンクを開いた人は対局をリアルタイムで観戦できます。見えるのは観戦者に見えるものだけで、伏せられたカードは見えません。観戦者は操作できません。"},
+    "watch_copy": {"en": "Copy spectator link", "ja": "観戦リンクをコピー"},
+    "watch_count": {"en": "{n} watching", "ja": "{n}人が観戦中"},
+    "watch_none": {"en": "Nobody is watching", "ja": "観戦している人はいません"},
+    # -- the connection's path, and how the browsers find each other (peer.js) ----------------
+    "path_direct": {"en": "Connected directly", "ja": "直接つながっています"},
+    "path_turn": {"en": "Connected through a relay server (TURN)",
+                  "ja": "中継サーバー（TURN）経由でつながっています"},
+    "signal_via": {"en": "Finding your friend through {host}…", "ja": "{host}経由で相手を探しています…"},
+    "signal_via_unnamed": {"en": "Finding your friend…", "ja": "相手を探しています…"},
+    "signal_via_watch": {"en": "Finding the game through {host}…", "ja": "{host}経由で対局を探しています…"},
+    "signal_via_watch_unnamed": {"en": "Finding the game…", "ja": "対局を探しています…"},
+    "signal_none_host": {"en": "No signaling server reachable: connect by copy and paste below.",
+                         "ja": "接続を仲介するサーバーにつながりません。下のコピー＆ペーストで接続してください。"},
+    "signal_none_guest": {"en": "No signaling server reachable: ask your friend for a connection code to copy and paste.",
+                          "ja": "接続を仲介するサーバーにつながりません。コピー＆ペースト用の接続コードを友だちに送ってもらってください。"},
+    "signal_none_watch": {"en": "No signaling server reachable: the game cannot be watched from here now.",
+                          "ja": "接続を仲介するサーバーにつながりません。今はここから観戦できません。"},
+    "nopath_host": {"en": "No direct connection yet. Your networks may block it: try another network (Wi-Fi or mobile data), ask whoever runs this site to add a TURN server, or connect by copy and paste below.",
+                    "ja": "まだ直接つながっていません。お互いのネットワークが接続を妨げているのかもしれません。別のネットワーク（Wi-Fiやモバイルデータ）を試すか、このサイトの管理者にTURNサーバーの追加を頼むか、下のコピー＆ペーストで接続してください。"},
+    "nopath_guest": {"en": "No direct connection yet. Your networks may block it: try another network (Wi-Fi or mobile data), ask whoever runs this site to add a TURN server, or ask your friend for a connection code to copy and paste.",
+                     "ja": "まだ直接つながっていません。お互いのネットワークが接続を妨げているのかもしれません。別のネットワーク（Wi-Fiやモバイルデータ）を試すか、このサイトの管理者にTURNサーバーの追加を頼むか、コピー＆ペースト用の接続コードを友だちに送ってもらってください。"},
+    "nopath_watch": {"en": "No direct connection yet. Your network or the host's may block it: try another network (Wi-Fi or mobile data), or ask whoever runs this site to add a TURN server.",
+                     "ja": "まだ直接つながっていません。あなたかホストのネットワークが接続を妨げているのかもしれません。別のネットワーク（Wi-Fiやモバイルデータ）を試すか、このサイトの管理者にTURNサーバーの追加を頼んでください。"},
 }
 i18n.register(STRINGS)
 
@@ -214,8 +308,22 @@ def sdp_mac(key: str, text: str) -> str:
     return hmac.new(key.encode(), text.encode(), hashlib.sha256).hexdigest()
 
 
+def watch_key(key: str) -> str:
+    """The spectator link's key, made from the players' ``key``: base64url (no padding) of
+    HMAC-SHA256(key, ``pygames-watch``), 22 characters. The host computes it; a spectator
+    holding it cannot get the players' key back.
+
+    >>> w = watch_key("k" * 22)
+    >>> len(w), w == watch_key("k" * 22) != watch_key("x" * 22), bool(KEY_RE.match(w))
+    (22, True, True)
+    """
+    mac = hmac.new(key.encode(), b"pygames-watch", hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).decode().rstrip("=")[:22]
+
+
 def parse_fragment(fragment: str) -> dict[str, str]:
-    """The link's fragment (``r``, ``k``, ``o``, ``ice``), first value of each."""
+    """The link's fragment (``r``, ``k``, ``w``, ``o``, ``ice``, ``b``, ``s``, ``t``),
+    first value of each."""
     out: dict[str, str] = {}
     for part in fragment.lstrip("#").split("&"):
         name, _, value = part.partition("=")
@@ -225,9 +333,10 @@ def parse_fragment(fragment: str) -> dict[str, str]:
 
 
 class LinkTable(Table):
-    """One seat of a link game: ``mode`` is ``link`` (the host) or ``join`` (a guest)."""
+    """One seat of a link game: ``mode`` is ``link`` (the host) or ``join`` (a guest), or
+    nobody's seat: ``watch`` (a spectator)."""
 
-    modes = ("link", "join")
+    modes = ("link", "join", "watch")
 
     def __init__(self, game_id: str, *, mode: str, options: dict[str, Any] | None = None,
                  lang: str = "en", speed: int = 900, fragment: str = "", stored: str = "",
@@ -247,23 +356,39 @@ class LinkTable(Table):
         #: The seat a guest's invite is for (its fragment's ``s``), None: any free one.
         self.want_seat: int | None = int(want) if re.fullmatch(r"[0-9]{1,2}", want) else None
         self.seat_status: dict[int, str] = {}   # host: each friend's seat, as the page sees it
-        self.role = "host" if mode == "link" else "guest"
+        #: ``host``, ``guest`` or ``watch`` (a spectator's page).
+        self.role = {"link": "host", "watch": "watch"}.get(mode, "guest")
         self.page = page or "./play.html"
         self.query = query
         self.ice = frag.get("ice", "")
-        self.offer_in = frag.get("o", "")  # a guest's copy-and-paste offer
+        #: This link's own signaling brokers (the fragment's ``b``), passed on like ``ice``.
+        self.brokers = frag.get("b", "") if BROKERS_RE.match(frag.get("b", "")) else ""
+        self.offer_in = frag.get("o", "") if self.role == "guest" else ""  # copy-and-paste
         self.room = frag.get("r", "") if ROOM_RE.match(frag.get("r", "")) else ""
-        self.key = frag.get("k", "")
+        # A spectator holds only the spectator link's key (``w``), never the players' own.
+        self.key = frag.get("w" if self.role == "watch" else "k", "")
         self.seat_token = frag.get("t", "") if TOKEN_RE.match(frag.get("t", "")) else ""
         self.bad_link = False
         if self.role == "host" and not (ROOM_RE.match(self.room) and KEY_RE.match(self.key)):
             self.room, self.key = secrets.token_urlsafe(9), secrets.token_urlsafe(16)
         if self.role == "guest" and not (ROOM_RE.match(self.room) and KEY_RE.match(self.key)):
             self.bad_link = not self.offer_in
+        if self.role == "watch" and not (ROOM_RE.match(self.room) and KEY_RE.match(self.key)):
+            self.bad_link = True
         self.stored = stored
         self.outbox: list[Send] = []
         self.status = "waiting"
-        self.joined = self.role == "host"   # a guest connects once it presses Join
+        # The host is there at once; a guest connects once it presses Join; a spectator
+        # needs no press (it cannot do anything by connecting).
+        self.joined = self.role == "host" or (self.role == "watch" and not self.bad_link)
+        #: What peer.js says of the connections (:meth:`peer_event`): each one's ``path``
+        #: (``direct``, ``turn``), the way the browsers find each other (``signal``:
+        #: ``{"via", "host"}``), whether no direct path was found in time (``nopath``),
+        #: how many signaling messages it dropped as forged or replayed (``rejected``).
+        self.paths: dict[str, str] = {}
+        self.signal: dict[str, str] = {}
+        self.nopath = False
+        self.rejected = 0
         self.manual_offer = ""      # the host's copy-and-paste offer link, once made
         self.manual_making = False
         self.answer_out = ""        # a guest's copy-and-paste answer
@@ -279,7 +404,12 @@ class LinkTable(Table):
 
     # -- the session ---------------------------------------------------------------------
     def start(self, seed: int) -> None:
-        self.link: Host | Guest
+        self.link: Host | Guest | Spectator
+        if self.role == "watch":   # nothing kept: a reloaded spectator watches again
+            self.link = Spectator()
+            self._reset_table()
+            self.shown = self._count()
+            return
         restored = None
         if self.stored:
             try:
@@ -319,7 +449,7 @@ class LinkTable(Table):
     def _reset_table(self) -> None:
         self.bots = self._link_bots()
         self.thinking = {}
-        self.human = self.link.seat if self.link.seat is not None else 0
+        self.human = self.link.seat if self.link.seat is not None else 0   # 0: watching
         self.sel = self.ui.new_selection()
         self.shown = 0
         self.before = None
@@ -331,7 +461,7 @@ class LinkTable(Table):
     def _follow_host(self) -> None:
         """A guest plays the game and options the host's ``state`` names (the invite's
         query only said what to expect)."""
-        if isinstance(self.link, Guest) and self.link.game_id:
+        if isinstance(self.link, Guest | Spectator) and self.link.game_id:
             if self.link.game_id != self.game.id:
                 self.game = get_game(self.link.game_id)
                 self.ui = ui_module(self.game.id)
@@ -518,6 +648,8 @@ class LinkTable(Table):
         return bool(self.link.over)
 
     def _apply(self, seat: int, action: str) -> None:
+        if isinstance(self.link, Spectator):
+            raise IllegalAction("a spectator does not play")
         self.outbox += self.link.act(action)
 
     def game_players(self) -> int:
@@ -541,7 +673,7 @@ class LinkTable(Table):
         if not self.playing:
             return
         if not was_playing:                       # the first picture: shown as it is
-            self.human = self.link.seat
+            self.human = self.link.seat if self.link.seat is not None else 0
             self._follow_host()
             self.shown = self._count()
             return
@@ -551,17 +683,40 @@ class LinkTable(Table):
         if new > count and not was_animating:
             self._play_back_from(count, before_view)
 
+    @staticmethod
+    def is_watcher(peer: str) -> bool:
+        """On the host: ``peer`` is a spectator's connection (peer.js names those it let in
+        with the spectator link's key ``w-...``; a guest's never starts so)."""
+        return peer.startswith(WATCHER_PREFIX)
+
+    def _mark_watcher(self, peer: str) -> bool:
+        """Host: tell the session that ``peer`` is a spectator's (it never gets a seat)."""
+        if not isinstance(self.link, Host) or not self.is_watcher(peer):
+            return False
+        if self.link.seat_of(peer) is None:
+            self.link.add_watcher(peer)
+        return True
+
     def peer_open(self, peer: str) -> None:
-        """A data channel to ``peer`` opened (a guest asks for its seat at once)."""
+        """A data channel to ``peer`` opened (a guest asks for its seat at once, a
+        spectator to watch; on the host a spectator's channel says nothing of the game's
+        connection)."""
+        if self._mark_watcher(peer):
+            return
         self.status = "connected"
+        self.nopath = False
         self._heard = time.monotonic()
         self.manual_offer, self.manual_making, self.answer_out = "", False, ""
         if isinstance(self.link, Guest):
             self.outbox += self.link.join()
+        elif isinstance(self.link, Spectator):
+            self.outbox += self.link.watch()
 
     def peer_message(self, peer: str, text: str) -> None:
         self._heard = time.monotonic()
         if isinstance(self.link, Host):
+            self._mark_watcher(peer)   # before its first word: never a seat for it
+
             def take() -> None:
                 self._remote(self.link.receive(peer, text))
                 self._bots_go()   # a friend's move may make it a bot's turn
@@ -590,6 +745,7 @@ class LinkTable(Table):
         return moved
 
     def peer_close(self, peer: str) -> None:
+        self.paths.pop(peer, None)
         if isinstance(self.link, Host):
             self.link.drop(peer)
 
@@ -599,12 +755,79 @@ class LinkTable(Table):
             status = "lost"
         if status in STATUSES:
             self.status = status
+        if status == "connected":
+            self.nopath = False
+
+    def peer_event(self, kind: str, peer: str = "", text: str = "") -> None:
+        """Everything peer.js reports, by ``kind``: a data channel's ``open``,
+        ``message`` and ``close`` (of ``peer``); the connection's ``status`` (``seats``:
+        each friend's seat's, on the host); the timer's ``tick`` and ``poll``; the
+        copy-and-paste flow's ``making``, ``offer``, ``answer``, ``bad_code`` (``text``:
+        the code); ``path`` (``peer``'s connection: ``direct``, ``turn`` or ""),
+        ``signal`` (JSON ``{"via": "relay"|"broker"|"none", "host"}``: how the browsers
+        look for each other), ``nopath`` (no direct path found in time; ``clear``: never
+        mind) and ``rejected`` (how many signaling messages were dropped as forged or
+        replayed). Anything else is ignored."""
+        if kind == "open":
+            self.peer_open(peer)
+        elif kind == "message":
+            self.peer_message(peer, text)
+        elif kind == "close":
+            self.peer_close(peer)
+        elif kind == "status":
+            self.set_status(text)
+        elif kind == "seats":
+            self.set_seat_status(text)
+        elif kind == "tick":
+            self.tick()
+        elif kind == "poll":
+            self.tick(force=True)
+        elif kind in ("making", "offer", "answer", "bad_code"):
+            self.manual(kind, text)
+        elif kind == "path":
+            self.set_path(peer, text)
+        elif kind == "signal":
+            self.set_signal(text)
+        elif kind == "nopath":
+            self.nopath = text != "clear"
+        elif kind == "rejected":
+            self.rejected = int(text) if str(text).isdecimal() and len(str(text)) < 10 else 0
+
+    def set_path(self, peer: str, path: str) -> None:
+        """The connection to ``peer`` goes ``direct`` or through a ``turn`` relay ("":
+        not known)."""
+        if path in PATHS:
+            self.paths[peer] = path
+        else:
+            self.paths.pop(peer, None)
+
+    def set_signal(self, text: str) -> None:
+        """How peer.js looks for the other browser: JSON ``{"via", "host"}``."""
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return
+        if not isinstance(data, dict) or data.get("via") not in SIGNALS:
+            return
+        host = data.get("host")
+        host = host if isinstance(host, str) and len(host) <= 253 else ""
+        self.signal = {"via": data["via"], "host": host}
+
+    def path(self) -> str:
+        """The path the game's connection takes (``direct``, ``turn``, "": not known); on
+        the host its friends' (a spectator's does not count): ``turn`` if any goes so."""
+        paths = [p for peer, p in self.paths.items()
+                 if not (self.role == "host" and self.is_watcher(peer))]
+        return "turn" if "turn" in paths else "direct" if paths else ""
 
     def tick(self, force: bool = False) -> None:
         """The page's timer (every second): a guest that heard nothing for a while pings
         the host, and checks in with it after longer; a finished game that waited too long
         for the host's end message is shown as not verified."""
         link = self.link
+        if isinstance(link, Spectator):
+            self._watch_tick(link, force)
+            return
         if not isinstance(link, Guest) or self.elsewhere:
             return
         now = time.monotonic()
@@ -633,6 +856,24 @@ class LinkTable(Table):
             # are playing): the host reads this seat's channel as alive from what it hears.
             self.outbox += link.ping()
 
+    def _watch_tick(self, link: Spectator, force: bool) -> None:
+        """A spectator's timer: it watches again while no picture came (its watch or the
+        answer was lost), pings when it has heard nothing for a moment, asks for the whole
+        picture when it has heard nothing for longer."""
+        if self.bad_link or self.status not in ("connected", "reconnecting"):
+            return
+        now = time.monotonic()
+        silent = now - self._heard
+        if not link.watching:
+            if force or silent >= PING_AFTER:
+                self._heard = now
+                self.outbox += link.watch()
+        elif force or silent >= POLL_AFTER:
+            self._heard = now
+            self.outbox += link.poll()
+        elif silent >= PING_AFTER or now - self._said >= PING_AFTER:
+            self.outbox += link.ping()
+
     def take_outbox(self) -> list[list[str]]:
         out = [[s.to, s.text] for s in self.outbox]
         self.outbox = []
@@ -642,8 +883,9 @@ class LinkTable(Table):
 
     def save(self) -> str | None:
         """The session as text for the page's storage, when it changed since last asked."""
-        if self.role == "guest" and (self.link.seat is None or not self.joined):
-            return None
+        if self.role == "watch" or (self.role == "guest" and (self.link.seat is None
+                                                              or not self.joined)):
+            return None   # a spectator keeps nothing: reloaded, it watches again
         text = self.link.to_json()
         if text == self._saved:
             return None
@@ -654,12 +896,14 @@ class LinkTable(Table):
         """This game's place in the browser's storage: one per room (a copy-and-paste
         game's link carries its room too), so any number of games can be kept."""
         seat = f"-{self.want_seat}" if self.role == "guest" and self.want_seat is not None else ""
-        return f"pygames.link.{self.room or 'manual'}.{self.role}{seat}"
+        return f"pygames.link.{self.room or 'manual'}.{self.role}{seat}"   # watch: never written
 
     def record(self) -> str | None:
         """The game's record as JSON: always on the host, on a guest once it is over."""
         if isinstance(self.link, Host):
             return json.dumps(self.link.state.record()) if self.link.state else None
+        if isinstance(self.link, Spectator):
+            return None   # the record holds every hidden card: a spectator never gets it
         return json.dumps(self.link.record) if self.link.record else None
 
     def taken(self) -> bool:
@@ -679,13 +923,25 @@ class LinkTable(Table):
             seat = self.want_seat
         elif seat is None:
             seat = self.friend_seats()[0]
-        frag = f"r={self.room}&k={self.key}" + (f"&ice={self.ice}" if self.ice else "")
+        frag = f"r={self.room}&k={self.key}" + self._passed_on()
         if self.many and seat is not None:
             frag += f"&s={seat}"
         return f"{self.page}?{self._invite_query()}#{frag}"
 
-    def _invite_query(self) -> str:
-        parts = [f"game={quote(self.game.id)}", "mode=join"]
+    def watch_link(self) -> str:
+        """Host: the spectator link, ``<page>?<the invite's query, mode=watch>#r=<room>
+        &w=<watch key>`` (and this link's ``ice`` and ``b``). It carries no key of the
+        players: a spectator's connection is let in as a spectator's only."""
+        return (f"{self.page}?{self._invite_query('watch')}#r={self.room}"
+                f"&w={watch_key(self.key)}{self._passed_on()}")
+
+    def _passed_on(self) -> str:
+        """What this link passes on to the links it makes: its ICE servers and brokers."""
+        return (f"&ice={self.ice}" if self.ice else "") + (
+            f"&b={self.brokers}" if self.brokers else "")
+
+    def _invite_query(self, mode: str = "join") -> str:
+        parts = [f"game={quote(self.game.id)}", f"mode={mode}"]
         parts += [f"{quote(k)}={quote(str(v))}" for k, v in self.options.items()]
         return "&".join(parts)
 
@@ -693,15 +949,25 @@ class LinkTable(Table):
         """The fragment this page's own address should carry (the host's room and key)."""
         if self.role != "host":
             return ""
-        return f"r={self.room}&k={self.key}" + (f"&ice={self.ice}" if self.ice else "")
+        return f"r={self.room}&k={self.key}" + self._passed_on()
 
     def peer_info(self) -> dict[str, Any]:
-        """What the page's WebRTC glue needs to know."""
-        return {"role": self.role, "room": self.room, "key": self.key, "ice": self.ice,
-                "offer": self.offer_in, "connect": self.joined and not self.bad_link
-                and not self.taken() and not self.elsewhere,
+        """What the page's WebRTC glue needs to know: ``role`` (``host``, ``guest`` or
+        ``watch``), ``room``, ``key`` (a spectator's: the spectator link's ``w``), on the
+        host ``watch`` (the spectator link's key, for the spectators' signaling), ``ice``,
+        ``brokers`` (the link's own broker list, "" for the default), ``connect``,
+        ``offer``, ``fragment``, ``store``, ``lock``, ``drop`` and ``seats``."""
+        info = {"role": self.role, "room": self.room, "key": self.key, "ice": self.ice,
+                "brokers": self.brokers, "offer": self.offer_in,
+                "connect": self.joined and not self.bad_link and not self.taken()
+                and not self.elsewhere,
                 "fragment": self.fragment(), "store": self.store_key(),
                 "lock": self.store_key(), "drop": self.drops(), "seats": self.seat_peers()}
+        if self.role == "host":
+            info["watch"] = watch_key(self.key)
+        elif self.role == "watch":   # any number of spectators' tabs: none locks another out
+            info["lock"] = f"{self.store_key()}.{self.link.conn}"   # type: ignore[union-attr]
+        return info
 
     def seat_peers(self) -> list[dict[str, Any]]:
         """Host: each friend's seat for the page's ``data-peer-<seat>``: its connection's
@@ -716,6 +982,8 @@ class LinkTable(Table):
 
     # -- input -------------------------------------------------------------------------------
     def command(self, cmd: str) -> None:
+        if self.role == "watch" and cmd.partition(":")[0] not in ("lang", "skip", "dismiss"):
+            return   # a spectator's page only looks: nothing it clicks reaches the game
         if cmd == "join" and self.role == "guest" and not self.bad_link:
             self.joined = True
             self.status = "connecting"
@@ -752,6 +1020,11 @@ class LinkTable(Table):
     # -- output ------------------------------------------------------------------------------
     def seats(self) -> tuple[str, ...]:
         me, link = self.link.seat, self.link
+        if isinstance(link, Spectator):   # who plays each seat, as the host says
+            words = {"host": "watch_seat_host", "guest": "watch_seat_guest", "bot": "bot"}
+            kinds = link.kinds if len(link.kinds) == self.game_players() else (
+                [""] * self.game_players())
+            return tuple(t(words[k], self.lang) if k in words else "" for k in kinds)
         if isinstance(link, Host):
             bots = link.bots
         else:   # the seats that give no seed value are the host's own and its bots'
@@ -764,28 +1037,64 @@ class LinkTable(Table):
     def _headline(self, outcome: dict[str, Any]) -> str:
         if not outcome["winners"]:
             return t("draw", self.lang)
+        if isinstance(self.link, Spectator):
+            return t("wins", self.lang, who=self.ui.who(outcome["winners"][0], self.lang))
         return t("you_win" if self.link.seat in outcome["winners"] else "you_lose", self.lang)
 
     def _status_html(self) -> str:
+        """The connection's line: its state (``data-status``), once connected the path it
+        takes (``data-path``), while not the way the browsers look for each other
+        (``data-signal``), and the signaling messages dropped (``data-rejected``)."""
+        lang, role = self.lang, self.role
         key = f"status_{self.status}"
         if self.status == "waiting":
-            key = "status_waiting_host" if self.role == "host" else "status_waiting_guest"
+            key = f"status_waiting_{role}"
+        elif role == "watch" and self.status in ("connected", "lost"):
+            key += "_watch"
         if self.elsewhere:
             key = self._elsewhere_key()
-        text = t(key, self.lang)
+        text = t(key, lang)
         link = self.link
         friends = ([s for s in self.friend_seats() if s not in link.bots]
                    if isinstance(link, Host) else [])
-        if self.many and len(friends) > 1:
+        many = self.many and len(friends) > 1
+        if many:
             live = sum(self.friend_status(s) == "connected" for s in friends)
-            text = (t("status_waiting_many", self.lang) if self.status == "waiting" else
-                    t("status_seats", self.lang, n=live, m=len(friends)))
-        return (f'<p class="peer-status" role="status" data-status="{esc(self.status)}">'
+            text = (t("status_waiting_many", lang) if self.status == "waiting" else
+                    t("status_seats", lang, n=live, m=len(friends)))
+        path = self.path() if self.status == "connected" and not self.elsewhere else ""
+        if path:
+            text = f"{text} · {t(f'path_{path}', lang)}" if many else t(f"path_{path}", lang)
+        signal = ""
+        via = self.signal.get("via", "")
+        if via and self.status != "connected" and not self.elsewhere:
+            if via == "none":
+                said = t(f"signal_none_{role}", lang)
+            else:
+                name = self.signal.get("host", "")
+                said = t(("signal_via_watch" if role == "watch" else "signal_via")
+                         + ("" if name else "_unnamed"), lang, host=name)
+            signal = f'<span class="signal">{esc(said)}</span>'
+        rejected = f' data-rejected="{self.rejected}"' if self.rejected else ""
+        return (f'<p class="peer-status" role="status" data-status="{esc(self.status)}" '
+                f'data-path="{esc(path)}" data-signal="{esc(via)}"{rejected}>'
                 f'<span class="dot" aria-hidden="true"></span><span class="txt">{esc(text)}'
-                f'</span></p>')
+                f'</span>{signal}</p>')
+
+    def _nopath_html(self) -> str:
+        """What to try when no direct path was found in time (peer.js: ``nopath``)."""
+        if not self.nopath or self.status == "connected" or self.elsewhere or self.bad_link:
+            return ""
+        return (f'<p class="nopath" role="status" data-nopath>'
+                f'{esc(t(f"nopath_{self.role}", self.lang))}</p>')
 
     def _header_extra(self) -> str:
-        return self._status_html() if self.playing else ""
+        if not self.playing:
+            return ""
+        if self.role == "watch":
+            return (f'<p class="watching" data-watching-note>{esc(t("watch_you", self.lang))}</p>'
+                    f'{self._status_html()}')
+        return self._status_html()
 
     def partial(self) -> dict[str, Any] | None:
         """A guest's own part of the game: what its seat saw and chose (kept when the host
@@ -832,9 +1141,39 @@ class LinkTable(Table):
                     f'<p><button type="button" data-link-cmd="download" data-file="{esc(name)}">'
                     f'{esc(t("link_keep", lang))}</button></p>'
                     f'<pre hidden data-partial>{esc(json.dumps(part))}</pre>')
-        about = (f'<details class="link-about"><summary>{esc(t("link_about", lang))}</summary>'
-                 f'<p>{esc(t("link_about_body", lang))}</p>{keep}</details>')
-        return self._seats_html() + self._manual_resume_html() + about + self._move_html()
+        if self.role == "watch":
+            about = (f'<details class="link-about"><summary>{esc(t("watch_about", lang))}'
+                     f'</summary><p>{esc(t("watch_about_body", lang))}</p></details>')
+        else:
+            about = (f'<details class="link-about"><summary>{esc(t("link_about", lang))}'
+                     f'</summary><p>{esc(t("link_about_body", lang))}</p>{keep}</details>')
+        watch = self._watch_html(inline=False) if self.playing else ""
+        return (self._seats_html() + self._manual_resume_html() + watch + about
+                + self._move_html())
+
+    def watchers(self) -> int:
+        """Host: how many spectators are watching now."""
+        return len(self.link.watching) if isinstance(self.link, Host) else 0
+
+    def _watch_html(self, inline: bool) -> str:
+        """Host: the spectator link (copy it like the invite) and how many watch now;
+        ``inline`` in the invitation, else folded in the side panel during the game."""
+        if not isinstance(self.link, Host) or not self.room:
+            return ""
+        lang, url, n = self.lang, self.watch_link(), self.watchers()
+        count = t("watch_count", lang, n=n) if n else t("watch_none", lang)
+        body = (f'<p class="muted">{esc(t("watch_link_help", lang))}</p>'
+                f'<p class="invite"><a data-watch-link href="{esc(url)}">{esc(url)}</a></p>'
+                f'<p class="buttons"><button type="button" data-link-cmd="copy" '
+                f'data-copy="{esc(url)}">{esc(t("watch_copy", lang))}</button>'
+                f'<button type="button" data-link-cmd="share" data-copy="{esc(url)}" hidden>'
+                f'{esc(t("link_share", lang))}</button></p>'
+                f'<p class="watch-count" role="status" data-watching="{n}">{esc(count)}</p>')
+        if inline:
+            return (f'<section class="link-watch" aria-labelledby="watch-title">'
+                    f'<h3 id="watch-title">{esc(t("watch_link", lang))}</h3>{body}</section>')
+        return (f'<details class="link-watch"><summary>{esc(t("watch_link", lang))}'
+                f'{" · " + esc(count) if n else ""}</summary>{body}</details>')
 
     def _seats_html(self) -> str:
         """Host, during a game with several friends (or one gone): each friend's seat and
@@ -885,16 +1224,21 @@ class LinkTable(Table):
                 f'</summary>{"".join(inner)}</details>')
 
     def _manual_resume_html(self) -> str:
-        """During a game whose connection is down: the copy-and-paste way back (the host
-        makes a new code; a guest that opened it shows its answer code)."""
+        """During a game whose connection is down: what to try (:meth:`_nopath_html`) and
+        the copy-and-paste way back (the host makes a new code; a guest that opened it
+        shows its answer code; a spectator has none)."""
         if not self.playing or self.status == "connected" or self.elsewhere:
             return ""
         if self.role == "host":
-            return self._manual_host_html()
-        return self._answer_html()
+            return self._nopath_html() + self._manual_host_html()
+        if self.role == "watch":
+            return self._nopath_html()
+        return self._nopath_html() + self._answer_html()
 
     def _over_extra(self) -> str:
         lang = self.lang
+        if isinstance(self.link, Spectator):
+            return f'<p class="verdict" data-watched>{esc(t("watch_over", lang))}</p>'
         if isinstance(self.link, Host):
             key = "link_host_checks_many" if len(self.friend_seats()) > 1 else "link_host_checks"
             return f'<p class="verdict">{esc(t(key, lang))}</p>'
@@ -910,7 +1254,8 @@ class LinkTable(Table):
     def _rematch_button(self) -> str:
         if self.role == "host":
             return super()._rematch_button()
-        return f'<p class="muted">{esc(t("link_rematch_wait", self.lang))}</p>'
+        key = "watch_rematch_wait" if self.role == "watch" else "link_rematch_wait"
+        return f'<p class="muted">{esc(t(key, self.lang))}</p>'
 
     def html(self) -> str:
         record = self.record()
@@ -949,6 +1294,7 @@ class LinkTable(Table):
             seat = self.friend_seats()[0]
             body.append(f'<h2 id="room-title">{esc(t("link_title", lang))}: {esc(self.title())}</h2>')
             body.append(self._status_html())
+            body.append(self._nopath_html())
             body.append(f'<p>{esc(t("link_send", lang))}</p>')
             body.append(f'<p class="invite"><a data-invite href="{esc(invite)}" '
                         f'data-invite-{seat}>{esc(invite)}</a></p>')
@@ -957,7 +1303,16 @@ class LinkTable(Table):
                         f'<button type="button" data-link-cmd="share" data-copy="{esc(invite)}" hidden>'
                         f'{esc(t("link_share", lang))}</button></p>')
             body.append(self._qr(invite, t("link_qr", lang)))
+            body.append(self._watch_html(inline=True))
             body.append(self._manual_host_html())
+        elif self.role == "watch":
+            if self.bad_link:
+                body.append(f'<p class="message" role="alert">{esc(t("watch_bad", lang))}</p>')
+            else:
+                body.append(f'<h2 id="room-title">{esc(t("watch_title", lang, game=self.title()))}</h2>')
+                body.append(f'<p data-watching-note>{esc(t("watch_waiting", lang))}</p>')
+                body.append(self._status_html())
+                body.append(self._nopath_html())
         elif self.bad_link:
             body.append(f'<p class="message" role="alert">{esc(t("link_bad", lang))}</p>')
         elif self.taken() or self.elsewhere:
@@ -988,7 +1343,7 @@ class LinkTable(Table):
             if not self.joined:
                 body.append(f'<p class="buttons"><button type="button" class="primary" '
                             f'data-cmd="join" autofocus>{esc(t("link_join", lang))}</button></p>')
-            body.append(self._status_html() if self.joined else "")
+            body.append(self._status_html() + self._nopath_html() if self.joined else "")
             if self.joined and self.status == "connected":
                 body.append(f'<p class="muted">{esc(t("link_starting", lang))}</p>')
             body.append(self._answer_html())
@@ -1009,7 +1364,7 @@ class LinkTable(Table):
         link, lang = self.link, self.lang
         assert isinstance(link, Host)
         body = [f'<h2 id="room-title">{esc(t("link_title_many", lang))}: {esc(self.title())}</h2>',
-                self._status_html(), f'<p>{esc(t("link_send_many", lang))}</p>']
+                self._status_html(), self._nopath_html(), f'<p>{esc(t("link_send_many", lang))}</p>']
         one = " data-invite" if len(link.guest_seats) == 1 else ""   # the one friend's
         for s in link.guest_seats:
             invite, name = self.invite(s), self.seat_label(s)
@@ -1029,6 +1384,7 @@ class LinkTable(Table):
         if bots:
             names = ("、" if lang == "ja" else ", ").join(bots)
             body.append(f'<p class="muted">{esc(t("link_bots_here", lang, seats=names))}</p>')
+        body.append(self._watch_html(inline=True))
         return body
 
     def _answer_html(self) -> str:

@@ -46,8 +46,9 @@ if TYPE_CHECKING:
     from .replay import ReplayTable
 
 #: The modes of link play (:class:`pgui.link.LinkTable`, imported only for them: the
-#: page starts sooner without WebRTC's, the relay's and the sync protocol's code).
-LINK_MODES = ("link", "join")
+#: page starts sooner without WebRTC's, the relay's and the sync protocol's code): the
+#: host's, a guest's, a spectator's.
+LINK_MODES = ("link", "join", "watch")
 
 DEFAULT_SPEED = 900
 #: The problems of a replay's link (:class:`pgui.i18n.LinkProblem` codes): the error
@@ -239,7 +240,8 @@ def make_table(query: str, *, saved_lang: str | None = None, nav_lang: str | Non
     """The table a query names. Raises ``ValueError``/``KeyError`` for a bad link.
 
     ``seed`` is the deal when the query names none (random if None). Link play
-    (``mode=link`` hosts, ``mode=join`` joins: :mod:`pgui.link`) also takes the address's
+    (``mode=link`` hosts, ``mode=join`` joins, ``mode=watch`` watches: :mod:`pgui.link`)
+    also takes the address's
     ``fragment``, the session the page had ``stored`` for it, and the ``page``'s own URL
     (for the invite link).
     """
@@ -252,7 +254,7 @@ def make_table(query: str, *, saved_lang: str | None = None, nav_lang: str | Non
     if mode not in (*MODES, *LINK_MODES):
         raise LinkProblem("mode", value=mode)
     game = _game(params.get("game") or pygames.game_ids()[0])
-    seats = parse_seats(game, params) if mode != "join" else None
+    seats = parse_seats(game, params) if mode not in ("join", "watch") else None
     if seats is not None and "link" in seats:
         mode = "link"  # friends by link: this device hosts (bots play on it)
     elif mode == "link" and seats is not None:
@@ -477,26 +479,13 @@ class Session:
         """What the page's WebRTC glue saw (link play only): ``open``/``message``/``close``
         of a data channel to ``peer``, a connection ``status`` (``seats``: each friend's
         seat's, JSON ``{seat: status}``, on the host), the slow ``tick`` (``poll``:
-        check in with the host now), or the
-        copy-and-paste flow's ``making``/``offer``/``answer`` (``text`` = the code)."""
+        check in with the host now), the copy-and-paste flow's
+        ``making``/``offer``/``answer``/``bad_code`` (``text`` = the code), a connection's
+        ``path``, the ``signal`` way, ``nopath`` and ``rejected``: all as
+        :meth:`pgui.link.LinkTable.peer_event` says."""
         table = _link_table(self._table())
         if table is not None:
-            if kind == "open":
-                table.peer_open(peer)
-            elif kind == "message":
-                table.peer_message(peer, text)
-            elif kind == "close":
-                table.peer_close(peer)
-            elif kind == "status":
-                table.set_status(text)
-            elif kind == "seats":
-                table.set_seat_status(text)
-            elif kind == "tick":
-                table.tick()
-            elif kind == "poll":
-                table.tick(force=True)
-            elif kind in ("making", "offer", "answer", "bad_code"):
-                table.manual(kind, text)
+            table.peer_event(kind, peer, text)
         return self.result()
 
     def think(self) -> dict[str, Any]:
@@ -507,13 +496,17 @@ class Session:
             return self.result()
         return {"thinking": bool(table.thinking), "changed": False}
 
-    def mac(self, text: str) -> str:
-        """The HMAC of an SDP under this link's key (offers and answers carry it)."""
+    def mac(self, text: str, key: str = "") -> str:
+        """The HMAC of an SDP under this link's key (offers and answers carry it); with
+        ``key="watch"``, under the spectator link's key (the host's side of a spectator's
+        connection; a spectator's own key is that one already)."""
         table = _link_table(self._table())
         if table is None:
             return ""
-        from .link import sdp_mac
+        from .link import sdp_mac, watch_key
 
+        if key == "watch" and table.role == "host":
+            return sdp_mac(watch_key(table.key), text)
         return sdp_mac(table.key, text)
 
     def result(self) -> dict[str, Any]:
