@@ -5,7 +5,8 @@ choices) and Tiny Turns (the same game one after another), plugged in as test_se
 A :class:`Star` carries what each table wants sent, as peer.js does over one data
 channel per friend; every message to a friend is kept, and :func:`check_secrecy` proves
 each holds only what that friend's seat may see. Everyone plays only by clicking buttons
-on their own screen.
+on their own screen. A spectator in the stands (:class:`Stands`) never takes a seat and
+is sent only nobody's view.
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ import re
 
 import pgui
 import pytest
+from helpers.spectate import check_spectator_texts
 from helpers.tables import NOT_PLAY_AT_LINK, enabled_commands
 from pgui.i18n import t
 from pgui.link import LinkTable, parse_fragment
 from pgui.session_glue import Session, make_table
 
 import pygames
-from pygames.session import TO_GUEST, _validate, unpack
+from pygames.session import TO_GUEST, Guest, _validate, unpack
 
 GAMES = {"tiny": "TinyGame", "tinyturns": "TinyTurnsGame"}
 PAGE = "http://x/play.html"
@@ -439,3 +441,82 @@ def test_the_host_reloads_mid_game_with_its_bots_and_a_seat_it_handed_over(gid):
     assert again.playing and again.link.seat_of("g1") == 1
     record = finish(again, star, rng)
     assert sum(s == 3 for s, _ in record["actions"]) == 3
+
+
+# -- spectators of a game of friends and bots --------------------------------------------------
+class Stands(Star):
+    """A :class:`Star` whose host also has spectators' connections (``w-...``, as peer.js
+    names them), each message to one of them kept."""
+
+    def __init__(self, host: LinkTable) -> None:
+        super().__init__(host)
+        self.watchers: dict[str, LinkTable] = {}
+        self.to_watchers: list[str] = []
+
+    def pump(self) -> None:
+        for _ in range(5000):
+            moved = False
+            for to, text in self.host.take_outbox():
+                moved = True
+                if to in self.watchers:
+                    self.to_watchers.append(text)
+                    self.watchers[to].peer_message("host", text)
+                elif to in self.guests:
+                    seat = self.host.link.seat_of(to)
+                    if seat is not None and json.loads(text)["seq"] != 0:
+                        self.to_seat.append((seat, text))
+                    self.guests[to].peer_message("host", text)
+            for peer, table in [*self.guests.items(), *self.watchers.items()]:
+                for to, text in table.take_outbox():
+                    assert to == "host"
+                    moved = True
+                    self.host.peer_message(peer, text)
+            if not moved:
+                return
+        raise AssertionError("the tables keep talking forever")
+
+    def watch(self, peer: str, table: LinkTable) -> None:
+        self.watchers[peer] = table
+        self.host.peer_open(peer)
+        table.peer_open("host")
+        self.pump()
+
+
+@pytest.mark.parametrize("gid", list(GAMES))
+def test_spectators_watch_friends_and_a_bot_and_never_take_a_seat(gid):
+    """A spectator connected before any friend cannot take a friend's seat (its join is
+    refused, the seat stays its friend's), sees who plays each seat, and watches the game
+    to its end seeing only nobody's view; the friends' games are verified as ever."""
+    rng = random.Random(f"watch{gid}")
+    host = host_table(gid, SEATS[4])
+    star = Stands(host)
+    url = re.search(r'<a data-watch-link href="([^"]*)"', host.html()).group(1)
+    query, _, fragment = htmllib.unescape(url).partition("?")[2].partition("#")
+    watcher = make_table(query + "&speed=0", fragment=fragment, page=PAGE)
+    assert isinstance(watcher, LinkTable) and watcher.role == "watch"
+    star.watch("w-1", watcher)
+    host.peer_message("w-1", Guest(seat=1).join()[0].text)   # a seat, from the stands
+    host.peer_message("w-1", Guest().join()[0].text)
+    assert host.link.seats == {} and host.link.seat_of("w-1") is None
+    star.pump()
+    links = invites(host)
+    for seat in sorted(links):
+        guest = open_invite(links[seat])
+        guest.command("join")
+        star.open(f"g{seat}", guest)
+        assert guest.link.seat == seat
+    assert watcher.playing and watcher.link.kinds == ["host", "guest", "bot", "guest"]
+    assert watcher.seats() == ("host", "guest", "bot", "guest")
+    assert 'data-watching="1"' in host.html()
+    play(star, rng)
+    record = json.loads(host.record())
+    for guest in star.guests.values():
+        assert guest.link.verdict is not None and guest.link.verdict.ok, guest.link.verdict
+    while watcher.animating:
+        watcher.command("skip")
+    assert watcher.link.outcome == json.loads(json.dumps(host.link.outcome))
+    assert watcher.link.view == json.loads(json.dumps(host.link.state.view(None)))
+    assert 'class="overlay gameover"' in watcher.html() and watcher.record() is None
+    assert check_spectator_texts(record, star.to_watchers) >= len(record["actions"]) // 4
+    assert not {json.loads(t)["type"] for t in star.to_watchers} - {"spectate", "update",
+                                                                   "error", "pong"}
