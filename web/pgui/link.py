@@ -666,7 +666,8 @@ class LinkTable(Table):
         before_view = self._view(None) if was_playing else None
         count = self._count()
         fn()
-        if self.link.match != self._match:        # a rematch began
+        if self.link.match != self._match:        # a rematch began (or the first match)
+            self._follow_host()
             self._reset_table()
             self.shown = self._count()
             return
