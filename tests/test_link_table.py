@@ -18,7 +18,7 @@ import pytest
 from helpers.spectate import check_spectator_texts
 from helpers.tables import NOT_PLAY_AT_LINK, enabled_commands
 from pgui.i18n import t
-from pgui.link import LinkTable, parse_fragment, sdp_mac, watch_key
+from pgui.link import LinkTable, parse_fragment, watch_key
 from pgui.session_glue import Session, make_table
 
 import pygames
@@ -228,7 +228,6 @@ def test_the_page_session_passes_sends_saves_and_peer_info():
     frag = parse_fragment(r["peer"]["fragment"])
     assert r["peer"]["role"] == "host" and r["peer"]["connect"]
     assert r["save"]["key"] == f"pygames.link.{frag['r']}.host"
-    assert s.mac("v=0") == sdp_mac(frag["k"], "v=0")
     g = Session()
     gr = g.open("game=kiriai&mode=join", fragment=r["peer"]["fragment"], nav_lang="en")
     assert gr["peer"]["role"] == "guest" and not gr["peer"]["connect"]
@@ -684,7 +683,7 @@ def test_a_damaged_spectator_link_says_so(lang):
     assert 'role="alert"' in html and htmllib.escape(t("watch_bad", lang)) in html
 
 
-def test_the_page_session_opens_a_spectators_table_and_macs_with_the_watch_key():
+def test_the_page_session_opens_a_spectators_table_with_the_watch_key():
     s = Session()
     r = s.open("game=cardia&mode=link", nav_lang="en", page="http://x/play.html")
     url = s.table.watch_link()
@@ -694,8 +693,7 @@ def test_the_page_session_opens_a_spectators_table_and_macs_with_the_watch_key()
     assert wr["peer"]["role"] == "watch" and wr["peer"]["connect"]
     assert wr["save"] is None
     k = parse_fragment(r["peer"]["fragment"])["k"]
-    assert s.mac("v=0", "watch") == w.mac("v=0") == sdp_mac(watch_key(k), "v=0")
-    assert s.mac("v=0") == sdp_mac(k, "v=0") != w.mac("v=0", "watch")
+    assert r["peer"]["watch"] == watch_key(k) == wr["peer"]["key"]  # peer.js seals with it
     # The new peer events go through the page session's dispatcher.
     wr = w.peer("signal", "", json.dumps({"via": "broker", "host": "b.example"}))
     assert 'data-signal="broker"' in wr["html"] and "b.example" in wr["html"]

@@ -3,7 +3,7 @@
 broker and coturn), how long a guest waits from opening the invite link to the first state
 of the game on its screen, and how many bytes of signaling each connection took.
 
-    .venv/bin/python -m tools.bench_link [--runs 3] [--game kiriai]
+    .venv/bin/python -m tools.bench_link [--runs 3] [--game ID]
 
 Rows (median of ``--runs``; each run a fresh pair of browsers, nothing cached):
 
@@ -31,6 +31,7 @@ import time
 
 from helpers import natlab  # the tests' lab (.venv's .pth makes tests/helpers importable)
 
+import pygames
 from tools import paths
 
 TIMEOUT_MS = 120_000
@@ -82,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tools.bench_link",
                                  description=__doc__.split("\n\n")[0])
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--game", default="kiriai")
+    ap.add_argument("--game", default=pygames.game_ids()[0], help="the registry's first")
     args = ap.parse_args(argv)
     if reason := natlab.available():
         print(f"cannot run the NAT lab here: {reason}", file=sys.stderr)

@@ -682,13 +682,14 @@
   function linkStorage(query) {
     var mode = new URLSearchParams(query).get("mode");
     var friends = (new URLSearchParams(query).get("seats") || "").split(",").indexOf("link") >= 0;
-    var role = mode === "join" ? "guest" : mode === "link" || friends ? "host" : "";
+    var role = mode === "join" ? "guest" : mode === "watch" ? "watch"
+      : mode === "link" || friends ? "host" : "";
     var fragment = role ? location.hash.replace(/^#/, "") : "";
     var room = new URLSearchParams(fragment).get("r") || (new URLSearchParams(fragment).get("o") ? "manual" : "");
     var seat = role === "guest" && /^\d{1,2}$/.test(new URLSearchParams(fragment).get("s") || "")
       ? "-" + new URLSearchParams(fragment).get("s") : "";  // a friend's own seat (link.py)
     var stored = "";
-    if (role && room) {
+    if (role && role !== "watch" && room) {  // a spectator keeps nothing: it watches again
       try { stored = localStorage.getItem("pygames.link." + room + "." + role + seat) || ""; } catch (e) { /* blocked */ }
     }
     var params = new URLSearchParams(query);
@@ -713,7 +714,7 @@
 
   function whenReady() {
     if (window.pygamesPeer) {
-      window.pygamesPeer.bind(peerEvent, function (text) { return call("mac", [text]); });
+      window.pygamesPeer.bind(peerEvent);
     }
     if (el("lobby")) {
       window.pygamesOpen = open;

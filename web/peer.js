@@ -101,8 +101,11 @@
 
   // ---------------------------------------------------------------- status
 
+  // A player's channel (the host's spectators, "w-<id>", are not the friend it waits for).
+  function player(id) { return id.indexOf("w-") !== 0; }
+
   function anyOpen() {
-    for (var id in links) if (links[id].open) return true;
+    for (var id in links) if (links[id].open && player(id)) return true;
     return false;
   }
 
@@ -110,14 +113,16 @@
   function anyLive() {
     var now = Date.now();
     for (var id in links) {
-      if (links[id].open && now - links[id].heard < SILENT_MS) return true;
+      if (links[id].open && player(id) && now - links[id].heard < SILENT_MS) return true;
     }
     return false;
   }
 
   function lastHeard() {
     var t = 0;
-    for (var id in links) if (links[id].open && links[id].heard > t) t = links[id].heard;
+    for (var id in links) {
+      if (links[id].open && player(id) && links[id].heard > t) t = links[id].heard;
+    }
     return t;
   }
 
@@ -948,7 +953,7 @@
       ticker = setInterval(function () {
         refresh();
         checkNoPath();
-        if (anyOpen()) {
+        if (Object.keys(links).some(function (id) { return links[id].open; })) {
           call("tick", "", "");
           Object.keys(links).forEach(function (id) { checkPath(id, links[id]); });
         }

@@ -96,12 +96,7 @@ def peer(session, kind, peer_id="", text=""):
     return session.peer(str(kind), str(peer_id or ""), str(text or ""))
 
 
-def mac(session, text):
-    """Link play: the HMAC of an offer's or answer's SDP under the link's key."""
-    return session.mac(str(text))
-
-
-CALLS = {f.__name__: f for f in (open_table, command, advance, think, peer, mac)}
+CALLS = {f.__name__: f for f in (open_table, command, advance, think, peer)}
 
 
 def call(client, name, args):

@@ -22,8 +22,9 @@ The host's table is ``play.html?game=<id>&mode=link&<options>``; it draws a room
 key and puts them in the URL fragment (``#r=<room>&k=<key>``), which no server ever sees.
 The invite is ``play.html?game=<id>&mode=join&<options>#r=<room>&k=<key>`` (the game and
 options in its query only say what the guest is invited to; the host's ``state`` message
-is what counts). The key never leaves the two browsers: offers and answers carry an HMAC
-of their SDP made with it (:func:`sdp_mac`), so the relay cannot put itself in between.
+is what counts). The key never leaves the browsers: web/peer.js seals every signaling
+message under a key derived from it (AES-GCM), so a relay or broker sees ciphertext only
+and cannot put itself in between.
 A fragment may also carry ``ice`` (ICE servers for this link) and ``b`` (base64url of a
 JSON list of signaling brokers' URLs for this link), both passed on untouched to the
 invites, the spectator link, the host's own address and :meth:`LinkTable.peer_info`
@@ -297,15 +298,6 @@ STRINGS: dict[str, dict[str, str]] = {
                      "ja": "まだ直接つながっていません。あなたかホストのネットワークが接続を妨げているのかもしれません。別のネットワーク（Wi-Fiやモバイルデータ）を試すか、このサイトの管理者にTURNサーバーの追加を頼んでください。"},
 }
 i18n.register(STRINGS)
-
-
-def sdp_mac(key: str, text: str) -> str:
-    """The HMAC (sha256 hex) of an offer's or answer's SDP under the link's key.
-
-    >>> sdp_mac("k" * 22, "v=0") == sdp_mac("k" * 22, "v=0") != sdp_mac("x" * 22, "v=0")
-    True
-    """
-    return hmac.new(key.encode(), text.encode(), hashlib.sha256).hexdigest()
 
 
 def watch_key(key: str) -> str:
@@ -1011,7 +1003,7 @@ class LinkTable(Table):
             self.manual_making = True
         elif what == "offer":
             self.manual_making = False
-            self.manual_offer = f"{self.page}?{self._invite_query()}#r={self.room}&o={blob}"
+            self.manual_offer = f"{self.page}?{self._invite_query()}#r={self.room}&k={self.key}&o={blob}"
         elif what == "answer":
             self.answer_out = blob
         elif what == "bad_code":

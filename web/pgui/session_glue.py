@@ -496,19 +496,6 @@ class Session:
             return self.result()
         return {"thinking": bool(table.thinking), "changed": False}
 
-    def mac(self, text: str, key: str = "") -> str:
-        """The HMAC of an SDP under this link's key (offers and answers carry it); with
-        ``key="watch"``, under the spectator link's key (the host's side of a spectator's
-        connection; a spectator's own key is that one already)."""
-        table = _link_table(self._table())
-        if table is None:
-            return ""
-        from .link import sdp_mac, watch_key
-
-        if key == "watch" and table.role == "host":
-            return sdp_mac(watch_key(table.key), text)
-        return sdp_mac(table.key, text)
-
     def result(self) -> dict[str, Any]:
         table = self._table()
         out = {
