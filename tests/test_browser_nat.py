@@ -25,7 +25,9 @@ from urllib.parse import parse_qs
 
 from helpers import natlab
 from helpers import signaling as signal
+from helpers.browser import link_record, over
 from helpers.link import finish_and_check, play, wait_peer
+from helpers.spectate import check_spectator_texts
 
 lab = natlab.fixture(lambda lab: {"relay": "./relay/", "brokers": [lab.broker_ws],
                                   "iceServers": [lab.stun, lab.turn]})
@@ -68,7 +70,7 @@ def _signal_bytes(*pages) -> int:
 
 
 def _path(page) -> str:
-    page.wait_for_function("document.documentElement.dataset.peerPath")  # TEMP
+    page.wait_for_selector(".peer-status[data-path]")
     return page.evaluate("document.documentElement.dataset.peerPath")
 
 
@@ -120,6 +122,56 @@ def test_kiriai_between_cone_homes_goes_direct_and_resumes_after_a_cut(playwrigh
     finally:
         hb.close()
         gb.close()
+
+
+def _watch(browser, url: str):
+    page = browser.new_context().new_page()
+    page.add_init_script("window.pygamesCapture = [];")  # peer.js keeps what came in
+    page.goto(url.replace("#", "&speed=0#", 1))
+    page.wait_for_selector("#app .main", timeout=60_000)
+    return page
+
+
+def _captured(page) -> list[str]:
+    return page.evaluate("window.pygamesCapture.slice()")
+
+
+def test_cardia_across_the_symmetric_nat_goes_through_turn_watched_by_two(playwright, lab):
+    """Host (cone NAT) and guest (symmetric NAT) connect through TURN only; two spectators
+    in a third home follow the match by the host's spectator link, one of them reloading
+    half way; every message a spectator received is nobody's view of the game at that
+    point and holds no hidden card."""
+    hb, gb, sb = _browsers(playwright, lab, "a", "b", "c")
+    try:
+        host, invite = _host(hb, lab, "cardia")
+        guest, first_state = _join(gb, invite)
+        wait_peer(host, "connected")
+        wait_peer(guest, "connected")
+        assert _path(host) == _path(guest) == "turn"
+        figures(game="cardia", via="broker", path="turn", first_state_s=round(first_state, 2),
+                signal_bytes=_signal_bytes(host, guest))
+        url = host.locator("[data-watch-link]").first.get_attribute("href")
+        assert "mode=watch" in url and "&w=" in url and "&k=" not in url
+        watchers = [_watch(sb, url), _watch(sb, url)]
+        host.wait_for_selector('[data-watching="2"]', state="attached")
+        assert host.evaluate("document.documentElement.dataset.peer") == "connected"
+        rng = random.Random(26)
+        play(host, guest, rng, clicks=8)
+        before_reload = _captured(watchers[0])
+        watchers[0].reload()
+        watchers[0].wait_for_selector("#app .main", timeout=60_000)
+        finish_and_check(host, guest, rng, "cardia")
+        record = link_record(host)
+        for page in watchers:
+            page.wait_for_function("document.querySelector('#app[data-over=\"true\"]')",
+                                   timeout=60_000)
+            assert over(page)
+        texts = [before_reload + _captured(watchers[0]), _captured(watchers[1])]
+        for seen in texts:
+            assert check_spectator_texts(record, seen) >= 2
+    finally:
+        for b in (hb, gb, sb):
+            b.close()
 
 
 def test_kiriai_across_the_symmetric_nat_by_copy_and_paste_with_the_broker_down(
