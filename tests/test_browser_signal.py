@@ -102,10 +102,9 @@ def test_the_relay_carries_only_ciphertext(new_context):
     try:
         pages = []
         for _ in range(2):
-            ctx = new_context(permissions=PERMS, base_url=relay.url)
-            pages.append(ctx.new_page())
+            pages.append(new_context(permissions=PERMS).new_page())
         host, guest = pages
-        host.goto("/play.html?game=cardia&mode=link&lang=en&speed=0")
+        host.goto(relay.url + "/play.html?game=cardia&mode=link&lang=en&speed=0")
         invite = host.locator("[data-invite]").get_attribute("href")
         guest.goto(invite.replace("#", "&speed=0#", 1))
         guest.locator('[data-cmd="join"]').click()
