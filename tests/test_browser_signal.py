@@ -7,6 +7,7 @@ goes on.
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 from urllib.parse import parse_qs
@@ -22,8 +23,13 @@ pytestmark = pytest.mark.skipif(bool(signal.available()), reason=signal.availabl
 NO_WEBCRYPTO = "Object.defineProperty(Crypto.prototype, 'subtle', {get: () => undefined});"
 
 
+def b64(obj) -> str:
+    """A link's list parameter (``ice=``, ``b=``): base64url of its JSON."""
+    return base64.urlsafe_b64encode(json.dumps(obj).encode()).decode().rstrip("=")
+
+
 def _pair(new_context, gid: str, settings: dict | None, *, block_relay: bool,
-          guest_without_webcrypto: bool = False):
+          guest_without_webcrypto: bool = False, fragment: str = ""):
     pages = []
     for who in ("host", "guest"):
         ctx = new_context(permissions=PERMS)
@@ -35,7 +41,7 @@ def _pair(new_context, gid: str, settings: dict | None, *, block_relay: bool,
             ctx.route_web_socket("**/relay/**", lambda ws: ws.close())
         pages.append(ctx.new_page())
     host, guest = pages
-    host.goto(f"/play.html?game={gid}&mode=link&lang=en&speed=0")
+    host.goto(f"/play.html?game={gid}&mode=link&lang=en&speed=0" + fragment)
     invite = host.locator("[data-invite]").get_attribute("href")
     guest.goto(invite.replace("#", "&speed=0#", 1))
     guest.locator('[data-cmd="join"]').click()
@@ -47,17 +53,20 @@ def _pair(new_context, gid: str, settings: dict | None, *, block_relay: bool,
 
 
 def test_a_game_over_a_broker_carries_only_ciphertext_and_forgeries_are_dropped(new_context):
-    """The relay is out of reach and the first broker refuses: the pages go on to the
-    second broker, say so, and play a whole Kiri-ai game (the guest's page has no
-    WebCrypto, as over plain http on a LAN, and seals with @noble's); the broker forwarded
-    only sealed envelopes under the room's topic; a replayed, a tampered and a foreign
-    message published into the room mid-game are counted and change nothing."""
+    """The relay is out of reach and the link names two brokers (the settings none), of
+    which the first refuses: the pages go on to the second broker, say so, and play a
+    whole Kiri-ai game (the guest's page has no WebCrypto, as over plain http on a LAN,
+    and seals with @noble's); the broker forwarded only sealed envelopes under the room's
+    topic; a replayed, a tampered and a foreign message published into the room mid-game
+    are counted and change nothing."""
     with signal.Broker() as broker:
         broker.spy()
         dead = f"ws://127.0.0.1:{signal.free_port()}"
-        settings = {"relay": "./relay/", "brokers": [dead, broker.url], "iceServers": []}
+        settings = {"relay": "./relay/", "brokers": [], "iceServers": []}
+        # The brokers come with the link (its own b=, passed on in the invite).
         host, guest, room, key = _pair(new_context, "kiriai", settings, block_relay=True,
-                                       guest_without_webcrypto=True)
+                                       guest_without_webcrypto=True,
+                                       fragment="#b=" + b64([dead, broker.url]))
         # The guest sealed with @noble's AES-GCM, the host with WebCrypto's: the same.
         assert guest.evaluate("window.pygamesPeer.stats.cipher") == "noble"
         assert host.evaluate("window.pygamesPeer.stats.cipher") == "webcrypto"
