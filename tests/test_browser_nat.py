@@ -17,6 +17,7 @@ opening the link to the first state on screen, signaling bytes) to that file as 
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import random
@@ -172,6 +173,30 @@ def test_cardia_across_the_symmetric_nat_goes_through_turn_watched_by_two(playwr
     finally:
         for b in (hb, gb, sb):
             b.close()
+
+
+def test_with_stun_only_the_symmetric_nat_gets_no_path_and_both_players_are_told(
+        playwright, lab):
+    """A link that brings its own ICE servers (``ice=``: STUN only, no TURN) across the
+    symmetric NAT: no path exists, and within seconds both pages say so and what to try."""
+    ice = base64.urlsafe_b64encode(json.dumps([lab.stun]).encode()).decode().rstrip("=")
+    hb, gb = _browsers(playwright, lab, "a", "b")
+    try:
+        host = hb.new_context().new_page()
+        host.goto(lab.url + f"play.html?game=kiriai&mode=link&lang=en&speed=0#ice={ice}")
+        invite = host.locator("[data-invite]").get_attribute("href")
+        assert f"ice={ice}" in invite
+        guest = gb.new_context().new_page()
+        guest.goto(invite.replace("#", "&speed=0#", 1))
+        guest.locator('[data-cmd="join"]').click()
+        for page in (host, guest):
+            page.wait_for_selector("[data-nopath]", timeout=30_000)
+            assert "TURN" in page.locator("[data-nopath]").text_content()
+        assert "connected" not in (host.evaluate("document.documentElement.dataset.peer"),
+                                   guest.evaluate("document.documentElement.dataset.peer"))
+    finally:
+        hb.close()
+        gb.close()
 
 
 def test_kiriai_across_the_symmetric_nat_by_copy_and_paste_with_the_broker_down(
