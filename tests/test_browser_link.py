@@ -21,6 +21,7 @@ from helpers.browser import (
 )
 from helpers.link import PERMS, finish_and_check, peer_state, play, wait_peer
 from helpers.lobby import choose
+from helpers.spectate import check_spectator_texts
 from playwright.sync_api import Page, expect
 
 import pygames
@@ -87,13 +88,24 @@ LINK_OPTIONS = {"cardia": "&deck=II", "canosa": "&layout=small",
 def test_a_whole_game_by_clicking_on_both_sides(new_context, gid, options):
     """Each game by link from the invitation to a verified end and a rematch, its pages
     passing axe-core on the way (the invitation, Join, the connected tables and both
-    game-over screens with their verdicts; the host plays in Japanese)."""
+    game-over screens with their verdicts; the host plays in Japanese); a spectator follows
+    by the host's spectator link and is sent nobody's view only."""
     rng = random.Random(gid)
     _, _, host, guest, _ = open_pair(new_context, gid, options, lang="ja", axe=True)
     # The guest holds no record (nor state) during play; the host's is on its page.
     assert guest.locator("[data-record]").count() == 0
     assert link_record(host)["actions"] == []
+    watcher = new_context(permissions=PERMS).new_page()
+    watcher.add_init_script("window.pygamesCapture = [];")  # what came over its channel
+    watch = host.locator("[data-watch-link]").first.get_attribute("href")
+    watcher.goto(watch.replace("#", "&speed=0#", 1))
+    watcher.wait_for_selector("#app .main")
+    host.wait_for_selector('[data-watching="1"]', state="attached")
     finish_and_check(host, guest, rng, gid)
+    watcher.wait_for_selector('#app[data-over="true"]', timeout=30_000)
+    assert check_spectator_texts(link_record(host),
+                                 watcher.evaluate("window.pygamesCapture.slice()")) >= 2
+    assert axe_problems(watcher) == [], "a spectator's game-over screen"
     played = link_record(host)["options"]  # the same on both sides (finish_and_check)
     for name, value in parse_qsl(options.lstrip("&")):
         assert str(played[name]) == value, name
