@@ -568,6 +568,10 @@ def test_spectators_watch_a_whole_game_seeing_only_nobodys_view(gid):
         assert htmllib.escape(t("watch_you", lang)) in html and only_looking(html)
         assert w.link.view == json.loads(json.dumps(host.link.state.view(None)))
         assert '<ol class="log-lines"' in html and "data-invite" not in html
+        # Its status line (the table's, not the connection's) says whom the game waits
+        # for, never nothing.
+        status = re.search(r"data-status>([^<]*)<", html)
+        assert status and status.group(1).strip(), "a spectator's status line is empty"
         for cmd in ("join", "rematch", "seat_bot:1", "move_seat", *guest.link.legal[:1]):
             w.command(cmd)   # nothing a spectator clicks reaches the game
         assert w.take_outbox() == []

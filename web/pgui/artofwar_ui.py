@@ -1356,8 +1356,8 @@ def _guardian_parts(view: dict[str, Any], me: int | None, lang: str) -> dict[str
 def prompt(s: _Screen, waiting_for: str) -> str:
     """The status line: what the viewer is asked now, naming what the choice will do."""
     view, lang, me, phase = s.view, s.lang, s.me, s.phase
-    if phase == "over" or me is None:
-        return ""
+    if phase == "over" or (me is None and not waiting_for):
+        return ""   # nobody's screen of a replay: nothing to ask, nobody to wait for
     if not s.legal:
         if not waiting_for:
             return ""

@@ -1180,18 +1180,18 @@ def prompt(view: dict[str, Any], me: int | None, legal: list[str], sel: dict[str
            lang: str, waiting_for: str) -> str:
     """What the player at the device is asked now, addressed to them, naming what the
     choice will do (the other side by its seat's name)."""
-    if view["phase"] == "over" or me is None:
-        return ""
-    other = who(1 - me, lang)
+    if view["phase"] == "over" or (me is None and not waiting_for):
+        return ""   # nobody's screen of a replay: nothing to ask, nobody to wait for
     choice = view.get("choice")
     deck = view["deck"]
-    if not legal:
+    if not legal or me is None:
         if not waiting_for:  # nobody to wait for: a replay shown, not played
             return ""
         if choice and choice.get("seat") != me:
             return t("cardia.waiting_choice", lang, who=who(choice["seat"], lang),
                      ability=ability_name(choice.get("ability") or "", lang))
         return t("waiting_for", lang, who=waiting_for)
+    other = who(1 - me, lang)
     if choice is None:
         pend = view.get("pending") or {}
         theirs = view["placing"][1 - me]

@@ -775,8 +775,8 @@ def prompt(view: dict[str, Any], me: int | None, legal: list[str], sel: dict[str
     (addressed to them: "Your turn: ..."), or whom they wait for."""
     if animating:  # say the step on screen now, so the playback reads by itself
         return describe(current, lang, view) if current else t("kiriai.resolving", lang)
-    if view["phase"] == "over" or me is None:
-        return ""
+    if view["phase"] == "over" or (me is None and not waiting_for):
+        return ""   # nobody's screen of a replay: nothing to ask, nobody to wait for
     if not legal:  # nobody to wait for in a replay shown, not played
         return t("waiting_for", lang, who=waiting_for) if waiting_for else ""
     if view["phase"] == "setup":

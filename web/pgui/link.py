@@ -921,6 +921,12 @@ class LinkTable(Table):
             frag += f"&s={seat}"
         return f"{self.page}?{self._invite_query()}#{frag}"
 
+    def watched_movers(self) -> list[int]:
+        link = self.link
+        if self.role != "watch" or link.over or self.animating:
+            return []
+        return list(link.to_move or [])
+
     def watch_link(self) -> str:
         """Host: the spectator link, ``<page>?<the invite's query, mode=watch>#r=<room>
         &w=<watch key>`` (and this link's ``ice`` and ``b``). It carries no key of the

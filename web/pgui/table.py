@@ -585,6 +585,12 @@ class Table:
     def title(self) -> str:
         return self.game.names[self.lang]
 
+    def watched_movers(self) -> list[int]:
+        """On a spectator's table of a game in play (link play's watch page): the seats the
+        game waits for, which its status line names; else none (a replay shown from
+        nobody's seat says nothing)."""
+        return []
+
     def html(self) -> str:
         lang = self.lang
         me = self.viewer()
@@ -598,6 +604,9 @@ class Table:
         if me is not None and not legal:
             others = [p for p in view.get("to_move", []) if p != me]
             waiting = self.ui.who(others[0], lang) if others else ""
+        elif me is None and (movers := self.watched_movers()):  # a spectator: whom the
+            waiting = ("、" if lang == "ja" else ", ").join(      # game waits for
+                self.ui.who(p, lang) for p in movers)
         table = self.ui.render_table(view, legal, lang, events=events, sel=self.sel,
                                      shown=self.shown, since=self.since, seats=self.seats(),
                                      waiting_for=waiting,
