@@ -13,6 +13,7 @@ import random
 from urllib.parse import parse_qsl
 
 import pytest
+from helpers import signaling
 from helpers.browser import (
     LINK_NOT_PLAY,
     axe_problems,
@@ -414,6 +415,10 @@ def _flood_game(new_context, server_url, threading, parse_qs, tapped) -> None:
     assert {r for r, _text in carried} == {topic}
     assert all(json.loads(text)["data"]["kind"] == "sealed" for _r, text in carried)
     assert not [text for _r, text in carried if room in text or key in text]
+    # ...and nothing a browser said in plain text: no SDP, candidate, address or message.
+    sealed = [json.dumps(json.loads(text)["data"]) for _r, text in carried]
+    assert signaling.sealed_problems(sealed) == []
+    assert not [t for t in carried if "127.0.0.1" in t[1] or "v=0" in t[1]]
     finish_and_check(host, guest, random.Random(5), "kiriai")
     assert host.evaluate("window.pygamesPeer.stats.relayCloses") == 0
 
