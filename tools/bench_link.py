@@ -17,9 +17,11 @@ Rows (median of ``--runs``; each run a fresh pair of browsers, nothing cached):
 
 "First state" is navigation of the invite -> Join pressed as soon as it shows -> the table
 drawn (``#app .main``); it includes starting Python in the guest's page (cold: no HTTP
-cache, no offline copy). "Signaling bytes" is what both pages sent on the signaling path
-(sealed envelopes, as the server received them) until the channel opened and the path was
-known. Needs root, nftables, coturn and mosquitto; says why not otherwise.
+cache, no offline copy). "Join -> connected" is the part after the click: signaling, ICE
+and the data channel opening (the page says "connected"). "Signaling bytes" is what both
+pages sent on the signaling path (sealed envelopes, as the server received them) until the
+channel opened and the path was known. Needs root, nftables, coturn and mosquitto; says
+why not otherwise.
 """
 
 from __future__ import annotations
@@ -65,13 +67,18 @@ def one_run(playwright, lab, game: str, homes: tuple[str, str], settings: dict) 
         t0 = time.perf_counter()
         guest.goto(invite.replace("#", "&speed=0#", 1), timeout=TIMEOUT_MS)
         guest.locator('[data-cmd="join"]').click(timeout=TIMEOUT_MS)
+        joined = time.perf_counter()
+        guest.wait_for_function("document.documentElement.dataset.peer === 'connected'",
+                                timeout=TIMEOUT_MS, polling=20)
+        connected = time.perf_counter() - joined
         guest.wait_for_selector("#app .main", timeout=TIMEOUT_MS)
         first = time.perf_counter() - t0
         for page in pages:
             page.wait_for_function("document.documentElement.dataset.peerPath",
                                    timeout=TIMEOUT_MS)
         stats = [p.evaluate("({...window.pygamesPeer.stats})") for p in pages]
-        return {"first_s": first, "via": stats[1]["via"], "path": stats[1]["path"],
+        return {"first_s": first, "connect_s": connected, "via": stats[1]["via"],
+                "path": stats[1]["path"],
                 "signal_bytes": sum(s["signalBytesOut"] for s in stats),
                 "signal_messages": sum(s["signalOut"] for s in stats)}
     finally:
@@ -109,11 +116,13 @@ def main(argv: list[str] | None = None) -> int:
         rows.insert(0, ("relay", runs))
     print(f"{args.game}: invite opened -> first state on the guest's screen "
           f"(median of {args.runs}), signaling per connection")
-    print(f"{'path':<16} {'via/path seen':<16} {'first state':>12} {'bytes':>8} {'messages':>9}")
+    print(f"{'path':<16} {'via/path seen':<16} {'first state':>12} {'Join->connected':>16} "
+          f"{'bytes':>8} {'messages':>9}")
     for name, runs in rows:
         seen = ",".join(sorted({f"{r['via']}/{r['path']}" for r in runs}))
         print(f"{name:<16} {seen:<16} "
               f"{statistics.median(r['first_s'] for r in runs):>10.2f} s "
+              f"{statistics.median(r['connect_s'] for r in runs):>14.2f} s "
               f"{statistics.median(r['signal_bytes'] for r in runs):>8.0f} "
               f"{statistics.median(r['signal_messages'] for r in runs):>9.0f}")
     return 0
