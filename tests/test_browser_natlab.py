@@ -1,9 +1,10 @@
 """The NAT lab itself (helpers/natlab.py), proven with a bare WebRTC page of its own
 (helpers/natlab_site/index.html), independent of the app: two homes behind cone NATs connect
 directly with STUN alone, a home behind the symmetric NAT does through TURN (that STUN
-alone cannot connect it is proved through the app: test_browser_nat's no-path test); homes cannot reach each other's private addresses; the lab's origin is a
-secure context; the broker serves MQTT and MQTT over WebSockets, stops, starts and is spied
-on; a home's network can be cut and restored; and a lab leaves nothing behind.
+alone cannot connect it is proved through the app: test_browser_nat's no-path test);
+homes cannot reach each other's private addresses; the lab's origin is a secure context;
+the broker serves MQTT and MQTT over WebSockets, stops, starts and is spied on; a home's
+network can be cut and restored; and a lab leaves nothing behind.
 
 One lab serves the module (``natlab.fixture``); each home runs one Chromium, launched when a
 test first needs it. The test carries the SDP between the pages (non-trickle).
