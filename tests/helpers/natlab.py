@@ -122,7 +122,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from helpers.chromium import CHROMIUM_ARGS, chromium_executable
-from helpers.netlab import PREFIX, _counter, _err, _kill_pids, _run, _tool, sweep_stale
+from helpers.netlab import (
+    PREFIX,
+    _counter,
+    _err,
+    _kill_pids,
+    _run,
+    _tool,
+    launch_wrapped,
+    sweep_stale,
+)
 
 SERVER = "203.0.113.10"  # every server of the internet
 GATEWAY = "203.0.113.1"  # the routers' default gateway (inet does not forward: a dead end)
@@ -752,18 +761,9 @@ def launch(playwright, lab: NatLab, home: str, headless: bool = True, **kwargs):
     """A Playwright Browser running in ``home``, with the tests' flags (without loopback
     candidates) and the lab's origin treated as secure."""
     h = lab.homes[home]
-    if not h.chromium:
-        raise RuntimeError("the lab is not started (use it in a `with` block)")
-    if not lab.chromium_target or not Path(lab.chromium_target).is_file():
-        lab.set_chromium_target(playwright.chromium.executable_path)  # Playwright's own
     args = [a for a in CHROMIUM_ARGS if a != "--allow-loopback-in-peer-connection"]
     args.append(f"--unsafely-treat-insecure-origin-as-secure={lab.origin}")
-    if headless:
-        args.insert(0, "--headless")
-    args = [*kwargs.pop("args", []), *args]
-    return playwright.chromium.launch(
-        executable_path=h.chromium, headless=headless, args=args, **kwargs
-    )
+    return launch_wrapped(playwright, lab, lambda: h.chromium, args, headless, **kwargs)
 
 
 @atexit.register

@@ -391,16 +391,25 @@ def lab(name_hint: str = "lab", chromium: str | None = None) -> NetLab:
 
 def launch(playwright, lab: NetLab, headless: bool = True, **kwargs):
     """A Playwright Browser running inside the lab's namespace, with the tests' flags."""
-    if not lab.chromium:
+    return launch_wrapped(playwright, lab, lambda: lab.chromium,
+                          [*CHROMIUM_ARGS, "--allow-loopback-in-peer-connection"],
+                          headless, **kwargs)
+
+
+def launch_wrapped(playwright, lab, wrapper, args: list[str], headless: bool = True,
+                   **kwargs):
+    """Chromium launched through a lab's wrapper script (``wrapper()``: its path, which
+    runs ``lab.chromium_target`` inside a namespace; Playwright's own Chromium unless the
+    lab names one) with ``args`` after any the caller gives; netlab's and natlab's."""
+    if not wrapper():
         raise RuntimeError("the lab is not started (use it in a `with` block)")
     if not lab.chromium_target or not Path(lab.chromium_target).is_file():
         lab.set_chromium_target(playwright.chromium.executable_path)  # Playwright's own
-    args = [*CHROMIUM_ARGS, "--allow-loopback-in-peer-connection"]
     if headless:
-        args.insert(0, "--headless")
+        args = ["--headless", *args]
     args = [*kwargs.pop("args", []), *args]
     return playwright.chromium.launch(
-        executable_path=lab.chromium, headless=headless, args=args, **kwargs
+        executable_path=wrapper(), headless=headless, args=args, **kwargs
     )
 
 
