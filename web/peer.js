@@ -486,7 +486,6 @@
       if (!links[id].open && now - links[id].made > NOPATH_MS) trying = true;
     }
     var want = trying && !anyOpen();
-    if (anyOpen()) want = false;
     if (want !== noPath) {
       noPath = want;
       if (want) root.setAttribute("data-peer-nopath", "true");
