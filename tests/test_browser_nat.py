@@ -164,7 +164,7 @@ def test_cardia_across_the_symmetric_nat_goes_through_turn_watched_by_two(playwr
         finish_and_check(host, guest, rng, "cardia")
         record = link_record(host)
         for page in watchers:
-            page.wait_for_function("document.querySelector('#app[data-over=\"true\"]')",
+            page.wait_for_selector('#app[data-over="true"][data-animating="false"]',
                                    timeout=60_000)
             assert over(page)
         texts = [before_reload + _captured(watchers[0]), _captured(watchers[1])]
